@@ -1,0 +1,60 @@
+# The two commands a newcomer needs:  make book  and  make test.
+# Everything runs inside .venv, created from requirements.txt on first use and
+# reinstalled only when requirements.txt or pyproject.toml change.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+BUILD  := _build
+NOTEBOOKS = $(shell $(BIN)/python tests/toc.py 2>/dev/null)
+export MPLBACKEND := Agg
+export PYDEVD_DISABLE_FILE_VALIDATION := 1
+
+.PHONY: help book test lint unit notebooks build-check lab bench clean
+
+help:
+	@echo "make book   build the HTML book into $(BUILD)/html"
+	@echo "make test   lint, library tests, notebook checks, strict book build"
+	@echo "make lab    JupyterLab on the book's notebooks"
+	@echo "make bench  time perceptron_lib against scikit-learn"
+	@echo "make clean  remove build outputs (keeps .venv)"
+
+$(STAMP): requirements.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	touch $@
+
+book: $(STAMP)
+	$(BIN)/jupyter-book build . --path-output . --warningiserror --nitpick --keep-going
+	@echo
+	@echo "The book is built: open $(abspath $(BUILD))/html/index.html in a browser."
+
+test: lint unit notebooks build-check
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+unit: $(STAMP)
+	$(BIN)/python -m pytest -q tests perceptron_lib --ignore=tests/test_site.py
+
+notebooks: $(STAMP)
+	@test -n "$(NOTEBOOKS)" || { echo "no notebooks in _toc.yml"; exit 1; }
+	$(BIN)/python -m pytest -q -p no:doctest --nbval --nbval-current-env \
+		--nbval-sanitize-with tests/nbval_sanitize.cfg $(NOTEBOOKS)
+
+build-check: $(STAMP)
+	rm -rf $(BUILD)
+	$(BIN)/jupyter-book build . --path-output . --warningiserror --nitpick --keep-going
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab book/
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_perceptron.py
+
+clean:
+	rm -rf $(BUILD) .pytest_cache .ruff_cache
+	find . -name __pycache__ -not -path "./$(VENV)/*" -prune -exec rm -rf {} +

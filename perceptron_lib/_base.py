@@ -1,0 +1,101 @@
+"""What the course's four classifiers share: parameters, input checks, prediction.
+
+Each classifier is a linear threshold unit ``f(x) = sign(w . x + b)`` learnt
+from two classes. This module holds the parts that do not depend on *how*
+``(w, b)`` is learnt, so that each algorithm's own module shows only its loop.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Interval
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+MULTICLASS_HINT = (
+    "The perceptrons of perceptron_lib are binary classifiers. For more than two "
+    "classes wrap one in sklearn.multiclass.OneVsRestClassifier, e.g. "
+    "OneVsRestClassifier(Perceptron())."
+)
+
+
+class LinearBinaryClassifier(ClassifierMixin, BaseEstimator):
+    """Base class: a binary linear classifier with ``coef_`` and ``intercept_``.
+
+    Subclasses implement ``fit``; this class gives them label handling,
+    ``decision_function``, ``predict`` and ``score``.
+    """
+
+    _parameter_constraints: dict = {
+        "eta": [Interval(Real, 0, None, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "shuffle": ["boolean"],
+        "fit_intercept": ["boolean"],
+        "random_state": ["random_state"],
+    }
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # Binary only: scikit-learn's estimator checks then skip multiclass checks.
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    # -- input checks -------------------------------------------------------
+
+    def _validate_training_data(self, X: ArrayLike, y: ArrayLike, *, reset: bool = True):
+        """Return ``X`` as a C-ordered float array and ``y`` as a 1-d label array."""
+        X, y = validate_data(self, X, y, dtype=np.float64, order="C", reset=reset)
+        check_classification_targets(y)
+        return X, y
+
+    def _set_classes(self, y: NDArray, classes: ArrayLike | None = None) -> None:
+        """Set ``classes_`` (sorted) from ``classes`` or from the labels in ``y``."""
+        found = np.unique(y if classes is None else np.asarray(classes))
+        if found.shape[0] > 2:
+            raise ValueError(
+                f"Expected two classes, got {found.shape[0]}: {found[:10].tolist()}. "
+                + MULTICLASS_HINT
+            )
+        if found.shape[0] < 2:
+            raise ValueError(
+                "Training needs examples of two classes, but y contains only one "
+                f"class: {found.tolist()}."
+                + (
+                    " Pass both labels with partial_fit(X, y, classes=...)."
+                    if classes is None and hasattr(self, "partial_fit")
+                    else ""
+                )
+            )
+        self.classes_ = found
+
+    def _signed_labels(self, y: NDArray) -> NDArray[np.float64]:
+        """Map labels to +1 (``classes_[1]``) and -1 (``classes_[0]``)."""
+        unknown = ~np.isin(y, self.classes_)
+        if unknown.any():
+            raise ValueError(
+                f"y contains labels {np.unique(y[unknown])[:10].tolist()} that are not in "
+                f"classes_ {self.classes_.tolist()}."
+            )
+        return np.where(y == self.classes_[1], 1.0, -1.0)
+
+    def _validate_prediction_data(self, X: ArrayLike) -> NDArray[np.float64]:
+        check_is_fitted(self)
+        return validate_data(self, X, dtype=np.float64, reset=False)
+
+    # -- prediction ---------------------------------------------------------
+
+    def decision_function(self, X: ArrayLike) -> NDArray[np.float64]:
+        """Return the activation ``X @ coef_ + intercept_`` of every example.
+
+        Positive scores are predictions of ``classes_[1]``.
+        """
+        X = self._validate_prediction_data(X)
+        return X @ self.coef_ + self.intercept_
+
+    def predict(self, X: ArrayLike) -> NDArray:
+        """Return ``classes_[1]`` where the score is positive, else ``classes_[0]``."""
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]

@@ -1,0 +1,74 @@
+"""The training loops, one pass over the data each, exactly as in the pseudocode.
+
+Every function here takes the examples in the order given by ``order``, works on
+plain float arrays (labels already mapped to -1/+1), updates the weights in
+place and returns the scalars it changed. They are compiled by numba when it is
+installed (see :mod:`perceptron_lib._compile`) and run unchanged as Python
+otherwise.
+
+The activation is computed as the dot product first and the bias added last,
+feature by feature from the first: the same arithmetic, in the same order, as
+scikit-learn's SGD loop, so the weights agree with scikit-learn's ``Perceptron``
+to the last bit.
+"""
+
+from __future__ import annotations
+
+from ._compile import compiled
+
+
+@compiled
+def activation(w, b, x):
+    """Return ``w . x + b``, summing the products from the first feature on."""
+    total = 0.0
+    for j in range(x.shape[0]):
+        total += w[j] * x[j]
+    return total + b
+
+
+@compiled
+def perceptron_epoch(X, y, order, w, b, eta, fit_intercept, mistakes):
+    """One pass of the perceptron (Daume's Algorithm 5) over ``X[order]``.
+
+    ``w`` is updated in place; ``mistakes[t]`` is set to whether the t-th
+    example visited was a mistake. Returns the new bias.
+    """
+    for t in range(order.shape[0]):
+        i = order[t]
+        a = activation(w, b, X[i])
+        # A mistake is y * a <= 0: from w = 0 every example is a mistake,
+        # which is what gets learning started (with < 0 nothing would ever change).
+        mistakes[t] = y[i] * a <= 0.0
+        if mistakes[t]:
+            step = eta * y[i]
+            for j in range(w.shape[0]):
+                w[j] += step * X[i, j]
+            if fit_intercept:
+                b += step
+    return b
+
+
+@compiled
+def averaged_perceptron_epoch(X, y, order, w, b, u, beta, count, eta, fit_intercept, mistakes):
+    """One pass of the averaged perceptron (Daume's Algorithm 7) over ``X[order]``.
+
+    Besides the current weights ``(w, b)`` it keeps the cached sums ``u`` and
+    ``beta`` of every update weighted by the example counter ``count`` at the time
+    of the update. The averaged weights are then ``w - u / count`` and
+    ``b - beta / count`` at any moment, with no per-example averaging.
+    ``w`` and ``u`` are updated in place. Returns ``(b, beta, count)``.
+    """
+    for t in range(order.shape[0]):
+        i = order[t]
+        a = activation(w, b, X[i])
+        mistakes[t] = y[i] * a <= 0.0
+        if mistakes[t]:
+            step = eta * y[i]
+            for j in range(w.shape[0]):
+                w[j] += step * X[i, j]
+                u[j] += step * count * X[i, j]
+            if fit_intercept:
+                b += step
+                beta += step * count
+        count += 1.0
+    return b, beta, count

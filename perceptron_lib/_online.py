@@ -1,0 +1,132 @@
+"""The training driver shared by the online perceptrons: epochs, order, stopping.
+
+The perceptron, the averaged and the voted perceptron all learn the same way,
+one example at a time; they differ only in what they keep from the run. This
+base class runs the epochs (``fit``) or one epoch (``partial_fit``) and leaves
+the pass itself to each subclass's ``_run_epoch``.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import check_random_state
+
+from ._base import LinearBinaryClassifier
+
+
+class OnlineLinearClassifier(LinearBinaryClassifier):
+    """Base class of the error-driven online perceptrons.
+
+    Subclasses define ``_start(n_features)`` (fresh state, weights at zero) and
+    ``_run_epoch(X, y, order, mistakes)`` (one pass over ``X[order]`` that fills
+    the boolean array ``mistakes``).
+    """
+
+    def __init__(
+        self,
+        *,
+        eta: float = 1.0,
+        max_iter: int = 1000,
+        shuffle: bool = True,
+        fit_intercept: bool = True,
+        random_state=None,
+    ):
+        self.eta = eta
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.fit_intercept = fit_intercept
+        self.random_state = random_state
+
+    def fit(self, X: ArrayLike, y: ArrayLike):
+        """Learn from zero weights until an epoch makes no mistake, or ``max_iter`` epochs.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training examples.
+        y : array-like of shape (n_samples,)
+            Labels, two distinct values of any type.
+
+        Returns
+        -------
+        self
+            The fitted classifier.
+        """
+        self._validate_params()
+        X, y = self._validate_training_data(X, y)
+        self._set_classes(y)
+        signed = self._signed_labels(y)
+        self._start(X.shape[1])
+        self._rng = check_random_state(self.random_state)
+        self.mistakes_per_epoch_ = np.zeros(0, dtype=np.int64)
+        for _ in range(self.max_iter):
+            if self._one_epoch(X, signed) == 0:
+                break
+        self._warn_if_not_converged()
+        return self
+
+    def partial_fit(self, X: ArrayLike, y: ArrayLike, classes: ArrayLike | None = None):
+        """Make one pass over ``(X, y)``, continuing from the current weights.
+
+        ``k`` calls on the same data with ``shuffle=False`` give the same weights
+        as ``fit`` with ``max_iter=k``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training examples.
+        y : array-like of shape (n_samples,)
+            Their labels.
+        classes : array-like of shape (2,), optional
+            The two labels. Needed on the first call only when ``y`` holds just
+            one of them.
+
+        Returns
+        -------
+        self
+            The classifier, updated.
+        """
+        first_call = not hasattr(self, "classes_")
+        if first_call:
+            self._validate_params()
+        X, y = self._validate_training_data(X, y, reset=first_call)
+        if first_call:
+            self._set_classes(y, classes)
+            self._start(X.shape[1])
+            self._rng = check_random_state(self.random_state)
+            self.mistakes_per_epoch_ = np.zeros(0, dtype=np.int64)
+        elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
+            raise ValueError(
+                f"classes={np.unique(classes).tolist()} differs from the classes of the "
+                f"first call to partial_fit, {self.classes_.tolist()}."
+            )
+        self._one_epoch(X, self._signed_labels(y))
+        return self
+
+    # -- the pass -----------------------------------------------------------
+
+    def _one_epoch(self, X: NDArray, y: NDArray) -> int:
+        """Run one epoch in this epoch's order; record and return its mistakes."""
+        n_samples = X.shape[0]
+        order = self._rng.permutation(n_samples) if self.shuffle else np.arange(n_samples)
+        mistakes = np.zeros(n_samples, dtype=np.bool_)
+        self._run_epoch(X, y, order, mistakes)
+        count = int(mistakes.sum())
+        self.mistakes_per_epoch_ = np.append(self.mistakes_per_epoch_, count)
+        self.n_iter_ = self.mistakes_per_epoch_.shape[0]
+        self.converged_ = count == 0
+        return count
+
+    def _warn_if_not_converged(self) -> None:
+        if not self.converged_:
+            warnings.warn(
+                f"{type(self).__name__} made {self.mistakes_per_epoch_[-1]} mistake(s) in "
+                f"its last epoch and stopped at max_iter={self.max_iter}. The data may not "
+                "be linearly separable; the weights are those after the last epoch.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )

@@ -1,0 +1,108 @@
+"""The averaged perceptron, with Daume's cached-weights trick (Algorithm 7)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ._loops import averaged_perceptron_epoch
+from ._online import OnlineLinearClassifier
+
+
+class AveragedPerceptron(OnlineLinearClassifier):
+    """The perceptron that predicts with the average of its weight vectors.
+
+    Training is exactly that of :class:`Perceptron` on the current weights
+    ``(w, b)``. Alongside, it keeps the sums ``u`` and ``beta`` of every update
+    multiplied by the example counter ``c`` at the moment of the update (``c``
+    starts at 1 and grows by one per example visited). The averaged weights are
+    then ``w - u / c`` and ``b - beta / c``: no averaging per example and no
+    stored history (Algorithm 7 of Daume's *A Course in Machine Learning*, ch. 4).
+
+    After ``T`` examples have been visited this equals the mean of the ``T + 1``
+    weight vectors ``w_0 = 0, w_1, ..., w_T``, where ``w_t`` is the weight vector
+    after the t-th example. scikit-learn's ``SGDClassifier(loss="perceptron",
+    average=True)`` averages ``w_1, ..., w_T`` instead, so its coefficients are
+    these times ``(T + 1) / T``: the same direction, hence the same predictions
+    when ``fit_intercept=False``, and nearly the same otherwise.
+
+    Parameters
+    ----------
+    eta : float, default=1.0
+        Learning rate, > 0.
+    max_iter : int, default=1000
+        Maximum number of epochs, >= 1.
+    shuffle : bool, default=True
+        Visit the examples in a new random order every epoch.
+    fit_intercept : bool, default=True
+        Learn the bias.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the order of the examples when ``shuffle=True``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels, sorted; ``classes_[1]`` is the positive class.
+    coef_ : ndarray of shape (n_features,)
+        The averaged weight vector.
+    intercept_ : float
+        The averaged bias.
+    last_coef_ : ndarray of shape (n_features,)
+        The current (last) weight vector, as :class:`Perceptron` would return it.
+    last_intercept_ : float
+        The current (last) bias.
+    n_features_in_ : int
+        Number of features seen during ``fit``.
+    n_iter_ : int
+        Number of epochs run, including a final mistake-free one.
+    converged_ : bool
+        Whether the last epoch made no mistake.
+    mistakes_per_epoch_ : ndarray of shape (n_iter_,)
+        Number of updates made in each epoch.
+
+    See Also
+    --------
+    Perceptron : Predicts with the last weight vector.
+    VotedPerceptron : The average's ancestor: every weight vector votes.
+
+    Examples
+    --------
+    >>> from perceptron_lib import AveragedPerceptron, Perceptron
+    >>> X = [[1.0, 1.0], [0.5, 3.0], [2.0, 2.0]]
+    >>> y = [1, 1, -1]
+    >>> averaged = AveragedPerceptron(shuffle=False).fit(X, y)
+    >>> averaged.predict(X).tolist()
+    [1, 1, -1]
+    >>> last = Perceptron(shuffle=False).fit(X, y)
+    >>> bool((averaged.last_coef_ == last.coef_).all())
+    True
+    """
+
+    def _start(self, n_features: int) -> None:
+        self.last_coef_ = np.zeros(n_features)
+        self.last_intercept_ = 0.0
+        self._cached_coef = np.zeros(n_features)  # u in Algorithm 7
+        self._cached_intercept = 0.0  # beta in Algorithm 7
+        self._counter = 1.0  # c in Algorithm 7
+
+    def _run_epoch(self, X: NDArray, y: NDArray, order: NDArray, mistakes: NDArray) -> None:
+        b, beta, count = averaged_perceptron_epoch(
+            X,
+            y,
+            order,
+            self.last_coef_,
+            self.last_intercept_,
+            self._cached_coef,
+            self._cached_intercept,
+            self._counter,
+            float(self.eta),
+            self.fit_intercept,
+            mistakes,
+        )
+        self.last_intercept_, self._cached_intercept, self._counter = (
+            float(b),
+            float(beta),
+            float(count),
+        )
+        self.coef_ = self.last_coef_ - self._cached_coef / self._counter
+        self.intercept_ = self.last_intercept_ - self._cached_intercept / self._counter

@@ -1,0 +1,88 @@
+"""The perceptron: Rosenblatt's error-driven online learning rule."""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ._loops import perceptron_epoch
+from ._online import OnlineLinearClassifier
+
+
+class Perceptron(OnlineLinearClassifier):
+    """The online, error-driven perceptron.
+
+    Starting from ``w = 0, b = 0``, it visits the examples one at a time and,
+    whenever ``y * (w . x + b) <= 0`` (labels mapped to -1/+1), updates
+    ``w <- w + eta * y * x`` and ``b <- b + eta * y``. Training stops after the
+    first epoch without a mistake, or after ``max_iter`` epochs with a
+    :class:`~sklearn.exceptions.ConvergenceWarning`.
+
+    Parameters
+    ----------
+    eta : float, default=1.0
+        Learning rate, > 0. From zero weights it scales ``(w, b)`` and changes
+        no prediction.
+    max_iter : int, default=1000
+        Maximum number of epochs (passes over the data), >= 1.
+    shuffle : bool, default=True
+        Visit the examples in a new random order every epoch.
+    fit_intercept : bool, default=True
+        Learn the bias ``b``; if False, ``b`` stays 0 and the boundary passes
+        through the origin.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the order of the examples when ``shuffle=True``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels, sorted; ``classes_[1]`` is the positive class.
+    coef_ : ndarray of shape (n_features,)
+        The weight vector ``w``.
+    intercept_ : float
+        The bias ``b``.
+    n_features_in_ : int
+        Number of features seen during ``fit``.
+    n_iter_ : int
+        Number of epochs run, including a final mistake-free one.
+    converged_ : bool
+        Whether the last epoch made no mistake.
+    mistakes_per_epoch_ : ndarray of shape (n_iter_,)
+        Number of updates made in each epoch.
+
+    See Also
+    --------
+    AveragedPerceptron : Predicts with the average of the weights seen in training.
+    VotedPerceptron : Lets every intermediate weight vector vote.
+    BatchPerceptron : Gradient descent on the perceptron criterion.
+    sklearn.linear_model.Perceptron : The same updates, with regularization options.
+
+    Examples
+    --------
+    >>> from perceptron_lib import Perceptron
+    >>> X = [[1.0, 1.0], [0.5, 3.0], [2.0, 2.0]]
+    >>> y = [1, 1, -1]
+    >>> model = Perceptron(shuffle=False).fit(X, y)
+    >>> model.predict(X).tolist()
+    [1, 1, -1]
+    >>> model.converged_, model.n_iter_
+    (True, 8)
+    """
+
+    def _start(self, n_features: int) -> None:
+        self.coef_ = np.zeros(n_features)
+        self.intercept_ = 0.0
+
+    def _run_epoch(self, X: NDArray, y: NDArray, order: NDArray, mistakes: NDArray) -> None:
+        self.intercept_ = float(
+            perceptron_epoch(
+                X,
+                y,
+                order,
+                self.coef_,
+                self.intercept_,
+                float(self.eta),
+                self.fit_intercept,
+                mistakes,
+            )
+        )

@@ -1,0 +1,166 @@
+"""A step-by-step record of online training, for tables, animations and proofs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.base import clone
+from sklearn.utils import check_random_state
+
+from ._online import OnlineLinearClassifier
+
+
+@dataclass(frozen=True)
+class TrainingTrace:
+    """Every step of an online perceptron run, as arrays indexed by step.
+
+    Step ``t`` visits example ``index[t]`` in epoch ``epoch[t]`` (from 0), with
+    the weights as they were before the step; ``activation[t]`` is
+    ``w . x + b`` for that example and ``mistake[t]`` whether
+    ``y * activation <= 0``. ``weights[t]`` and ``bias[t]`` are the weights
+    *after* the step. ``initial_weights`` and ``initial_bias`` are those before
+    the first step (zero).
+
+    Attributes
+    ----------
+    epoch, index : ndarray of int, shape (n_steps,)
+    activation : ndarray of float, shape (n_steps,)
+    mistake : ndarray of bool, shape (n_steps,)
+    weights : ndarray of float, shape (n_steps, n_features)
+    bias : ndarray of float, shape (n_steps,)
+    labels : ndarray of float, shape (n_samples,)
+        The training labels mapped to -1/+1.
+    initial_weights : ndarray of float, shape (n_features,)
+    initial_bias : float
+    """
+
+    epoch: NDArray[np.int64]
+    index: NDArray[np.int64]
+    activation: NDArray[np.float64]
+    mistake: NDArray[np.bool_]
+    weights: NDArray[np.float64]
+    bias: NDArray[np.float64]
+    labels: NDArray[np.float64]
+    initial_weights: NDArray[np.float64]
+    initial_bias: float
+
+    @property
+    def n_steps(self) -> int:
+        """Number of examples visited."""
+        return int(self.index.shape[0])
+
+    @property
+    def n_mistakes(self) -> int:
+        """Number of updates made."""
+        return int(self.mistake.sum())
+
+    def weights_before(self, step: int) -> tuple[NDArray[np.float64], float]:
+        """Return ``(w, b)`` as they were just before ``step``."""
+        if step == 0:
+            return self.initial_weights, self.initial_bias
+        return self.weights[step - 1], float(self.bias[step - 1])
+
+    def updates(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Return the weights and biases after each update, starting from the initial ones.
+
+        Row ``k`` is ``(w, b)`` after the k-th mistake; row 0 is the start.
+        """
+        weights = np.vstack([self.initial_weights, self.weights[self.mistake]])
+        bias = np.concatenate([[self.initial_bias], self.bias[self.mistake]])
+        return weights, bias
+
+    def rows(self, mistakes_only: bool = False) -> list[dict]:
+        """Return the steps as a list of dicts, one per row of a table."""
+        steps = np.flatnonzero(self.mistake) if mistakes_only else range(self.n_steps)
+        return [
+            {
+                "epoch": int(self.epoch[t]),
+                "example": int(self.index[t]),
+                "y": int(self.labels[self.index[t]]),
+                "activation": float(self.activation[t]),
+                "mistake": bool(self.mistake[t]),
+                "weights": self.weights[t].tolist(),
+                "bias": float(self.bias[t]),
+            }
+            for t in steps
+        ]
+
+
+def training_trace(estimator: OnlineLinearClassifier, X: ArrayLike, y: ArrayLike) -> TrainingTrace:
+    """Fit a copy of an online perceptron and record every step of its training.
+
+    The copy visits the examples in the same order as ``estimator.fit(X, y)``
+    would (same ``shuffle`` and ``random_state``) and makes the same updates, so
+    the last weights of the trace are the fitted ``Perceptron``'s weights (for
+    the averaged and voted perceptrons: the current, not the averaged or voted,
+    weights). ``estimator`` itself is not changed.
+
+    Parameters
+    ----------
+    estimator : Perceptron, AveragedPerceptron or VotedPerceptron
+        Its parameters define the run; it need not be fitted.
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+
+    Returns
+    -------
+    TrainingTrace
+
+    Examples
+    --------
+    The worked example of the lecture notes: no bias, four examples.
+
+    >>> from perceptron_lib import Perceptron, training_trace
+    >>> X = [[1, 3], [2, 3], [-3, 1], [1, -1]]
+    >>> y = [1, -1, 1, -1]
+    >>> model = Perceptron(shuffle=False, fit_intercept=False, max_iter=1)
+    >>> trace = training_trace(model, X, y)
+    >>> [w.tolist() for w in trace.updates()[0]]
+    [[0.0, 0.0], [1.0, 3.0], [-1.0, 0.0]]
+    """
+    if not isinstance(estimator, OnlineLinearClassifier):
+        raise TypeError(
+            "training_trace needs an online perceptron (Perceptron, AveragedPerceptron or "
+            f"VotedPerceptron), got {type(estimator).__name__}."
+        )
+    model = clone(estimator)
+    model._validate_params()
+    X, y = model._validate_training_data(X, y)
+    model._set_classes(y)
+    signed = model._signed_labels(y)
+    rng = check_random_state(model.random_state)
+    eta = float(model.eta)
+    w, b = np.zeros(X.shape[1]), 0.0
+    records: dict[str, list] = {k: [] for k in ("epoch", "index", "activation", "mistake")}
+    weights, biases = [], []
+    for epoch in range(model.max_iter):
+        order = rng.permutation(X.shape[0]) if model.shuffle else np.arange(X.shape[0])
+        mistakes_this_epoch = 0
+        for i in order:
+            # Same arithmetic, in the same order, as perceptron_lib._loops.
+            a = float(sum(wj * xj for wj, xj in zip(w, X[i], strict=True))) + b
+            mistake = signed[i] * a <= 0.0
+            if mistake:
+                mistakes_this_epoch += 1
+                w = w + (eta * signed[i]) * X[i]
+                if model.fit_intercept:
+                    b = b + eta * signed[i]
+            for key, value in zip(records, (epoch, i, a, mistake), strict=True):
+                records[key].append(value)
+            weights.append(w)
+            biases.append(b)
+        if mistakes_this_epoch == 0:
+            break
+    return TrainingTrace(
+        epoch=np.array(records["epoch"], dtype=np.int64),
+        index=np.array(records["index"], dtype=np.int64),
+        activation=np.array(records["activation"], dtype=np.float64),
+        mistake=np.array(records["mistake"], dtype=np.bool_),
+        weights=np.array(weights, dtype=np.float64).reshape(-1, X.shape[1]),
+        bias=np.array(biases, dtype=np.float64),
+        labels=signed,
+        initial_weights=np.zeros(X.shape[1]),
+        initial_bias=0.0,
+    )

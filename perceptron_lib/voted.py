@@ -1,0 +1,154 @@
+"""The voted perceptron of Freund and Schapire (1999)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ._loops import perceptron_epoch
+from ._online import OnlineLinearClassifier
+
+# Scores are computed in blocks of examples so that the (block x n_vectors)
+# matrix of votes stays near this many entries, whatever the data size.
+_VOTE_BLOCK_ENTRIES = 4_000_000
+
+
+class VotedPerceptron(OnlineLinearClassifier):
+    """The perceptron in which every weight vector of the run casts a vote.
+
+    Training is that of :class:`Perceptron`. Each update starts a new weight
+    vector ``(w_k, b_k)`` with survival count ``c_k = 1``; each example it then
+    classifies correctly adds 1 to its count. A prediction is the weighted vote
+    ``sum_k c_k * sign(w_k . x + b_k)`` (Freund and Schapire, 1999). The initial
+    zero vector, which never survives an example, is not stored.
+
+    Storage and prediction cost grow with the number of updates: one vector per
+    mistake. The default ``max_iter`` is therefore smaller than the other
+    perceptrons'.
+
+    Parameters
+    ----------
+    eta : float, default=1.0
+        Learning rate, > 0.
+    max_iter : int, default=100
+        Maximum number of epochs, >= 1.
+    shuffle : bool, default=True
+        Visit the examples in a new random order every epoch.
+    fit_intercept : bool, default=True
+        Learn the bias.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the order of the examples when ``shuffle=True``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels, sorted; ``classes_[1]`` is the positive class.
+    weights_ : ndarray of shape (n_vectors, n_features)
+        Every weight vector of the run, in order.
+    intercepts_ : ndarray of shape (n_vectors,)
+        Their biases.
+    survival_counts_ : ndarray of shape (n_vectors,)
+        How many examples each vector classified (its first mistake included,
+        as in Freund and Schapire's ``c = 1``).
+    coef_ : ndarray of shape (n_features,)
+        The last weight vector (the vote itself is not linear).
+    intercept_ : float
+        The last bias.
+    n_features_in_ : int
+        Number of features seen during ``fit``.
+    n_iter_ : int
+        Number of epochs run, including a final mistake-free one.
+    converged_ : bool
+        Whether the last epoch made no mistake.
+    mistakes_per_epoch_ : ndarray of shape (n_iter_,)
+        Number of updates made in each epoch.
+
+    See Also
+    --------
+    AveragedPerceptron : Replaces the vote of signs by one averaged vector.
+
+    Examples
+    --------
+    >>> from perceptron_lib import VotedPerceptron
+    >>> X = [[1.0, 1.0], [0.5, 3.0], [2.0, 2.0]]
+    >>> y = [1, 1, -1]
+    >>> voted = VotedPerceptron(shuffle=False).fit(X, y)
+    >>> voted.predict(X).tolist()
+    [1, 1, -1]
+    >>> int(voted.survival_counts_.sum()) == 3 * voted.n_iter_
+    True
+    """
+
+    def __init__(
+        self,
+        *,
+        eta: float = 1.0,
+        max_iter: int = 100,
+        shuffle: bool = True,
+        fit_intercept: bool = True,
+        random_state=None,
+    ):
+        super().__init__(
+            eta=eta,
+            max_iter=max_iter,
+            shuffle=shuffle,
+            fit_intercept=fit_intercept,
+            random_state=random_state,
+        )
+
+    def _start(self, n_features: int) -> None:
+        self.coef_ = np.zeros(n_features)
+        self.intercept_ = 0.0
+        self.weights_ = np.zeros((0, n_features))
+        self.intercepts_ = np.zeros(0)
+        self.survival_counts_ = np.zeros(0, dtype=np.int64)
+
+    def _run_epoch(self, X: NDArray, y: NDArray, order: NDArray, mistakes: NDArray) -> None:
+        start_coef, start_intercept = self.coef_.copy(), self.intercept_
+        self.intercept_ = float(
+            perceptron_epoch(
+                X,
+                y,
+                order,
+                self.coef_,
+                self.intercept_,
+                float(self.eta),
+                self.fit_intercept,
+                mistakes,
+            )
+        )
+        positions = np.flatnonzero(mistakes)
+        n_visited = order.shape[0]
+        # Examples classified before this epoch's first mistake extend the
+        # survival of the vector that was current when the epoch began.
+        if self.survival_counts_.shape[0] > 0:
+            self.survival_counts_[-1] += positions[0] if positions.size else n_visited
+        if positions.size == 0:
+            return
+        # One new vector per mistake: the running sum of the updates, added in
+        # the same order as the training loop adds them.
+        updated = order[positions]
+        steps = float(self.eta) * y[updated]
+        new_weights = np.cumsum(np.vstack([start_coef, steps[:, None] * X[updated]]), axis=0)[1:]
+        if self.fit_intercept:
+            new_intercepts = np.cumsum(np.concatenate([[start_intercept], steps]))[1:]
+        else:
+            new_intercepts = np.zeros(positions.size)
+        self.weights_ = np.vstack([self.weights_, new_weights])
+        self.intercepts_ = np.concatenate([self.intercepts_, new_intercepts])
+        self.survival_counts_ = np.concatenate(
+            [self.survival_counts_, np.diff(np.append(positions, n_visited))]
+        )
+
+    def decision_function(self, X: ArrayLike) -> NDArray[np.float64]:
+        """Return the vote ``sum_k c_k * sign(w_k . x + b_k)`` for every example.
+
+        Positive votes are predictions of ``classes_[1]``.
+        """
+        X = self._validate_prediction_data(X)
+        block = max(1, _VOTE_BLOCK_ENTRIES // max(1, self.weights_.shape[0]))
+        votes = np.empty(X.shape[0])
+        for start in range(0, X.shape[0], block):
+            signs = np.sign(X[start : start + block] @ self.weights_.T + self.intercepts_)
+            votes[start : start + block] = signs @ self.survival_counts_
+        return votes
