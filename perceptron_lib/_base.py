@@ -17,8 +17,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 MULTICLASS_HINT = (
-    "The perceptrons of perceptron_lib are binary classifiers. For more than two "
-    "classes wrap one in sklearn.multiclass.OneVsRestClassifier, e.g. "
+    "Only binary classification is supported by the perceptrons of perceptron_lib. "
+    "For more than two classes wrap one in sklearn.multiclass.OneVsRestClassifier, e.g. "
     "OneVsRestClassifier(Perceptron())."
 )
 
@@ -43,6 +43,15 @@ class LinearBinaryClassifier(ClassifierMixin, BaseEstimator):
         # Binary only: scikit-learn's estimator checks then skip multiclass checks.
         tags.classifier_tags.multi_class = False
         return tags
+
+    def _validate_params(self) -> None:
+        super()._validate_params()
+        # scikit-learn counts True as the integer 1; an epoch count of True is a bug.
+        if isinstance(self.max_iter, (bool, np.bool_)):
+            raise TypeError(
+                f"The 'max_iter' parameter of {type(self).__name__} must be an int, "
+                f"got the bool {self.max_iter}."
+            )
 
     # -- input checks -------------------------------------------------------
 
@@ -98,4 +107,5 @@ class LinearBinaryClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X: ArrayLike) -> NDArray:
         """Return ``classes_[1]`` where the score is positive, else ``classes_[0]``."""
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        positive = self.decision_function(X) > 0
+        return self.classes_[positive.astype(int)]
