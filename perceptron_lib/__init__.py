@@ -7,9 +7,54 @@ teaching, the theory (margin, radius, mistake bound, separability), data sets,
 feature maps, plots and widgets.
 """
 
+from . import exercises
+from .animation import animate_training, animation_html
 from .averaged import AveragedPerceptron
 from .batch import BatchPerceptron
+from .curves import plot_error_curve, plot_loss_profile, plot_run_spread
+from .data import (
+    SeparableData,
+    at_least_m_of_n,
+    lecture_notes_example,
+    load_breast_cancer_task,
+    load_digits_pair,
+    load_iris_pair,
+    logic_gate,
+    make_separable,
+    make_xor,
+    min_lift_example,
+    sentiment_example,
+    three_points_example,
+)
+from .experiments import ErrorCurve, OrderingResult, error_by_epoch, ordering_experiment
+from .features import (
+    PairwiseProducts,
+    add_constant_feature,
+    n_conjunction_features,
+    pairwise_products,
+)
+from .losses import perceptron_criterion, perceptron_criterion_gradient, zero_one_loss
 from .perceptron import Perceptron
+from .plotting import (
+    plot_boundary,
+    plot_data,
+    plot_decision_regions,
+    plot_margin_band,
+    plot_mistakes_per_epoch,
+    plot_projections,
+    plot_unit_truth_table,
+    plot_update,
+)
+from .rosenblatt import RosenblattRun, rosenblatt_train, rosenblatt_update, threshold_sign
+from .theory import (
+    MaxMarginResult,
+    is_linearly_separable,
+    margin,
+    max_margin,
+    mistake_bound,
+    radius,
+    signed_distance,
+)
 from .trace import TrainingTrace, training_trace
 from .voted import VotedPerceptron
 
@@ -20,4 +65,59 @@ __all__ = [
     "TrainingTrace",
     "VotedPerceptron",
     "training_trace",
+    # self-checking exercises (a subpackage: perceptron_lib.exercises.ch01, ...)
+    "exercises",
+    # theory
+    "MaxMarginResult",
+    "is_linearly_separable",
+    "margin",
+    "max_margin",
+    "mistake_bound",
+    "radius",
+    "signed_distance",
+    # data
+    "SeparableData",
+    "at_least_m_of_n",
+    "lecture_notes_example",
+    "load_breast_cancer_task",
+    "load_digits_pair",
+    "load_iris_pair",
+    "logic_gate",
+    "make_separable",
+    "make_xor",
+    "min_lift_example",
+    "sentiment_example",
+    "three_points_example",
+    # feature maps
+    "PairwiseProducts",
+    "add_constant_feature",
+    "n_conjunction_features",
+    "pairwise_products",
+    # plotting
+    "plot_boundary",
+    "plot_data",
+    "plot_decision_regions",
+    "plot_margin_band",
+    "plot_mistakes_per_epoch",
+    "plot_projections",
+    "plot_unit_truth_table",
+    "plot_update",
+    # animation
+    "animate_training",
+    "animation_html",
+    # the learning rule in Rosenblatt's form; losses; training experiments
+    "RosenblattRun",
+    "rosenblatt_train",
+    "rosenblatt_update",
+    "threshold_sign",
+    "perceptron_criterion",
+    "perceptron_criterion_gradient",
+    "zero_one_loss",
+    "ErrorCurve",
+    "OrderingResult",
+    "error_by_epoch",
+    "ordering_experiment",
+    "plot_error_curve",
+    "plot_loss_profile",
+    "plot_run_spread",
 ]

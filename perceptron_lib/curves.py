@@ -1,0 +1,177 @@
+"""Figures of training experiments: error against passes, spread over runs, loss along a line.
+
+The companions of :mod:`perceptron_lib.experiments` and
+:mod:`perceptron_lib.losses`. Like :mod:`perceptron_lib.plotting`, every
+function draws on ``ax`` (a new figure with an opaque white background when
+``ax`` is None) and returns the Axes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from matplotlib.axes import Axes
+from numpy.typing import ArrayLike
+
+from .experiments import ErrorCurve, OrderingResult
+
+# The two class colours of perceptron_lib.plotting, reused for training (blue)
+# and held-out (vermilion) curves; a third Okabe-Ito colour for a third curve.
+CURVE_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7")
+CURVE_FIGSIZE = (5.0, 3.2)
+
+
+def _axes(ax: Axes | None) -> Axes:
+    if ax is None:
+        import matplotlib.pyplot as plt  # here, to keep `import perceptron_lib` fast
+
+        _, ax = plt.subplots(figsize=CURVE_FIGSIZE, facecolor="white", layout="constrained")
+    elif not isinstance(ax, Axes):
+        raise TypeError(f"ax must be a matplotlib Axes or None, got {type(ax).__name__}.")
+    return ax
+
+
+def plot_error_curve(
+    curve: ErrorCurve,
+    ax: Axes | None = None,
+    *,
+    stop: int | None = None,
+    labels: tuple[str, str] = ("training error", "held-out error"),
+) -> Axes:
+    """Draw training and held-out error against the number of passes.
+
+    Parameters
+    ----------
+    curve : ErrorCurve
+        From :func:`~perceptron_lib.experiments.error_by_epoch`.
+    ax : matplotlib Axes, optional
+    stop : int, optional
+        A pass number to mark with a vertical line (for example where early
+        stopping stops).
+    labels : (str, str), default=("training error", "held-out error")
+        Legend entries of the two curves (say "validation error" when the
+        held-out set is used to choose the number of passes).
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from perceptron_lib.experiments import ErrorCurve
+    >>> curve = ErrorCurve(np.arange(1, 4), np.array([0.3, 0.1, 0.0]), np.array([0.3, 0.2, 0.25]))
+    >>> ax = plot_error_curve(curve, stop=2)
+    >>> [line.get_label() for line in ax.get_lines()]
+    ['training error', 'held-out error', 'stop after pass 2']
+    >>> plt.close("all")
+    """
+    if not isinstance(curve, ErrorCurve):
+        raise TypeError(f"curve must be an ErrorCurve, got {type(curve).__name__}.")
+    ax = _axes(ax)
+    if len(labels) != 2:
+        raise ValueError(f"labels must name the two curves, got {len(labels)} labels.")
+    ax.plot(curve.epochs, curve.train_error, color=CURVE_COLORS[0], label=labels[0])
+    ax.plot(curve.epochs, curve.test_error, color=CURVE_COLORS[1], linestyle="--", label=labels[1])
+    if stop is not None:
+        ax.axvline(stop, color="0.3", linestyle=":", label=f"stop after pass {stop}")
+    ax.set_xlabel("passes over the training data")
+    ax.set_ylabel("fraction misclassified")
+    ax.set_ylim(bottom=0)
+    ax.legend(fontsize="small", framealpha=0.9)
+    return ax
+
+
+def plot_run_spread(
+    results: Sequence[OrderingResult],
+    ax: Axes | None = None,
+    *,
+    quantity: str = "epochs",
+    labels: Sequence[str] | None = None,
+) -> Axes:
+    """Draw the spread over runs of one quantity, one box per ordering.
+
+    Parameters
+    ----------
+    results : sequence of OrderingResult
+        From :func:`~perceptron_lib.experiments.ordering_experiment`.
+    ax : matplotlib Axes, optional
+    quantity : {"epochs", "updates"}, default="epochs"
+    labels : sequence of str, optional
+        Box labels; default the strategies' names.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from perceptron_lib.experiments import OrderingResult
+    >>> runs = OrderingResult("permute_once", np.array([5, 7]), np.array([2, 3]), np.ones(2, bool))
+    >>> ax = plot_run_spread([runs], quantity="updates")
+    >>> ax.get_ylabel()
+    'updates until convergence'
+    >>> plt.close("all")
+    """
+    if quantity not in ("epochs", "updates"):
+        raise ValueError(f"quantity must be 'epochs' or 'updates', got {quantity!r}.")
+    results = list(results)
+    if not results or not all(isinstance(r, OrderingResult) for r in results):
+        raise TypeError("results must be a non-empty sequence of OrderingResult.")
+    labels = [r.strategy.replace("_", " ") for r in results] if labels is None else list(labels)
+    if len(labels) != len(results):
+        raise ValueError(f"Got {len(labels)} labels for {len(results)} results.")
+    ax = _axes(ax)
+    values = [getattr(r, quantity) for r in results]
+    ax.boxplot(values, tick_labels=labels, showmeans=True, meanprops={"markerfacecolor": "white"})
+    ax.set_ylabel(
+        "passes until convergence" if quantity == "epochs" else f"{quantity} until convergence"
+    )
+    return ax
+
+
+def plot_loss_profile(
+    t: ArrayLike,
+    losses: Mapping[str, ArrayLike],
+    ax: Axes | None = None,
+    *,
+    xlabel: str = "t",
+) -> Axes:
+    """Draw one or more losses along a line ``(w, b) = start + t * direction``.
+
+    Parameters
+    ----------
+    t : array-like of shape (n_points,)
+        Positions along the line.
+    losses : mapping of str to array-like of shape (n_points,)
+        The loss values at each position, by name (the legend entry).
+    ax : matplotlib Axes, optional
+    xlabel : str, default="t"
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> ax = plot_loss_profile([0, 1, 2], {"0/1 loss": [0.5, 0.5, 0.0]})
+    >>> ax.get_lines()[0].get_label()
+    '0/1 loss'
+    >>> plt.close("all")
+    """
+    t = np.asarray(t, dtype=np.float64)
+    if t.ndim != 1 or not losses:
+        raise ValueError("t must be 1-d and losses must name at least one loss.")
+    ax = _axes(ax)
+    for k, (name, values) in enumerate(losses.items()):
+        values = np.asarray(values, dtype=np.float64)
+        if values.shape != t.shape:
+            raise ValueError(f"losses[{name!r}] has shape {values.shape}, t has {t.shape}.")
+        ax.plot(t, values, color=CURVE_COLORS[k % len(CURVE_COLORS)], label=name)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("loss")
+    ax.legend(fontsize="small", framealpha=0.9)
+    return ax

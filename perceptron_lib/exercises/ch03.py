@@ -1,0 +1,177 @@
+"""Checks for the exercises of chapter 3, the learning rule.
+
+The references are the library's own code: the compiled training loop
+:func:`perceptron_lib._loops.perceptron_epoch` for one update and one pass, and
+:func:`perceptron_lib.rosenblatt.rosenblatt_update` for Rosenblatt's form, so a
+student's function that passes does exactly what the estimators do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .._loops import perceptron_epoch
+from ..rosenblatt import rosenblatt_update as _library_rosenblatt_update
+from . import check_function
+
+__all__ = ["check_epoch", "check_rosenblatt_update", "check_update"]
+
+
+def _reference_epoch(
+    X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float
+) -> tuple[NDArray[np.float64], float, int]:
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    w = np.array(w, dtype=np.float64)  # a copy: the loop updates it in place
+    mistakes = np.zeros(X.shape[0], dtype=np.bool_)
+    order = np.arange(X.shape[0])
+    b = perceptron_epoch(
+        X, np.asarray(y, dtype=np.float64), order, w, float(b), 1.0, True, mistakes
+    )
+    return w, float(b), int(mistakes.sum())
+
+
+def _reference_update(
+    w: ArrayLike, b: float, x: ArrayLike, y: int
+) -> tuple[NDArray[np.float64], float]:
+    new_w, new_b, _ = _reference_epoch([x], [y], w, b)
+    return new_w, new_b
+
+
+def _update_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> str | None:
+    w, x = (np.asarray(arguments[key], dtype=float) for key in ("w", "x"))
+    b, y = float(arguments["b"]), float(arguments["y"])
+    a = float(w @ x) + b
+    got_w = np.asarray(got[0], dtype=float) if isinstance(got, tuple | list) else None
+    if a == 0 and got_w is not None and np.allclose(got_w, w):
+        return (
+            "the activation here is exactly 0, which is not a correct answer: "
+            "test y * a <= 0, not y * a < 0."
+        )
+    if y * a > 0 and got_w is not None and not np.allclose(got_w, w):
+        return "this example is already on its correct side (y * a > 0): leave w and b alone."
+    if got_w is not None and np.allclose(got_w, w - y * x):
+        return "the step has the wrong sign: add y * x to w, and y to b."
+    return None
+
+
+def check_update(update: Callable[[ArrayLike, float, ArrayLike, int], tuple]) -> None:
+    """Check ``update(w, b, x, y) -> (new_w, new_b)``: one step of the perceptron.
+
+    If ``y * (w . x + b) <= 0`` the answer is ``(w + y * x, b + y)``, otherwise
+    ``(w, b)`` unchanged. Labels are -1 and +1. The inputs must not be changed.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> def update(w, b, x, y):
+    ...     w, x = np.asarray(w, dtype=float), np.asarray(x, dtype=float)
+    ...     if y * (w @ x + b) <= 0:
+    ...         return w + y * x, b + y
+    ...     return w, b
+    >>> check_update(update)
+    All 8 checks passed for update.
+    """
+    cases = [
+        ([0.0], 0.0, [2.0], 1),
+        ([0.0, 0.0], 0.0, [1.0, 3.0], 1),
+        ([0.0, 0.0], 0.0, [1.0, 3.0], -1),
+        ([1.0, 3.0], 0.0, [2.0, 3.0], -1),
+        ([-1.0, 0.0], 0.0, [-3.0, 1.0], 1),
+        ([1.0, -1.0], 0.5, [2.0, 1.0], 1),
+        ([1.0, 1.0], -2.0, [1.0, 1.0], 1),
+        ([0.5, -1.0, 2.0], -0.25, [1.0, 2.0, -1.0], -1),
+    ]
+    check_function(update, _reference_update, cases, name="update", hint=_update_hint)
+
+
+def _epoch_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> str | None:
+    if not isinstance(got, tuple | list) or len(got) != 3:
+        return "return three values: the new weights, the new bias and the number of updates."
+    if np.allclose(np.asarray(got[0], dtype=float), np.asarray(arguments["w"], dtype=float)):
+        return "the weights did not move: update them after each mistake, within the pass."
+    return (
+        "compute each activation with the weights as they are at that moment, "
+        "i.e. after the updates made earlier in the same pass."
+    )
+
+
+def check_epoch(train_epoch: Callable[[ArrayLike, ArrayLike, ArrayLike, float], tuple]) -> None:
+    """Check ``train_epoch(X, y, w, b) -> (new_w, new_b, n_updates)``: one pass, in order.
+
+    Starting from ``(w, b)``, visit the rows of ``X`` from first to last and
+    apply the perceptron update (learning rate 1) after every mistake
+    ``y * a <= 0``; return the final weights, bias and the number of updates.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> def train_epoch(X, y, w, b):
+    ...     w, updates = np.array(w, dtype=float), 0
+    ...     for x, label in zip(np.asarray(X, dtype=float), y):
+    ...         if label * (w @ x + b) <= 0:
+    ...             w, b, updates = w + label * x, b + label, updates + 1
+    ...     return w, b, updates
+    >>> check_epoch(train_epoch)
+    All 6 checks passed for train_epoch.
+    """
+    lecture_X = [[1.0, 3.0], [2.0, 3.0], [-3.0, 1.0], [1.0, -1.0]]
+    lecture_y = [1, -1, 1, -1]
+    three_X = [[1.0, 1.0], [0.5, 3.0], [2.0, 2.0]]
+    cases = [
+        ([[1.0]], [1], [0.0], 0.0),
+        ([[1.0], [2.0]], [1, 1], [0.0], 0.0),
+        (three_X, [1, 1, -1], [0.0, 0.0], 0.0),
+        (three_X, [1, 1, -1], [-2.5, 0.0], 3.0),
+        (lecture_X, lecture_y, [0.0, 0.0], 0.0),
+        (lecture_X, lecture_y, [-1.0, 0.0], -1.0),
+    ]
+    check_function(train_epoch, _reference_epoch, cases, name="train_epoch", hint=_epoch_hint)
+
+
+def _reference_rosenblatt(
+    w: ArrayLike, b: float, x: ArrayLike, d: int, eta: float
+) -> tuple[NDArray[np.float64], float]:
+    return _library_rosenblatt_update(w, b, x, d, eta=eta)
+
+
+def _rosenblatt_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> str | None:
+    w, x = (np.asarray(arguments[key], dtype=float) for key in ("w", "x"))
+    b = float(arguments["b"])
+    if float(w @ x) + b == 0:
+        return "here v = w . x + b is exactly 0, and phi(0) = +1."
+    return "the output is y = phi(v) with phi(v) = +1 if v >= 0 else -1; the step is eta*(d-y)."
+
+
+def check_rosenblatt_update(
+    update: Callable[[ArrayLike, float, ArrayLike, int, float], tuple],
+) -> None:
+    """Check ``update(w, b, x, d, eta) -> (new_w, new_b)``: Rosenblatt's rule.
+
+    With ``y = phi(w . x + b)``, ``phi(v) = +1`` if ``v >= 0`` else -1, the
+    answer is ``(w + eta * (d - y) * x, b + eta * (d - y))``.
+
+    Examples
+    --------
+    >>> from perceptron_lib.rosenblatt import rosenblatt_update
+    >>> check_rosenblatt_update(lambda w, b, x, d, eta: rosenblatt_update(w, b, x, d, eta=eta))
+    All 6 checks passed for rosenblatt_update.
+    """
+    cases = [
+        ([0.0], 0.0, [2.0], 1, 1.0),
+        ([0.0], 0.0, [2.0], -1, 1.0),
+        ([0.0, 0.0], 0.0, [1.0, 3.0], -1, 0.5),
+        ([1.0, 3.0], 0.0, [2.0, 3.0], -1, 0.1),
+        ([1.0, -1.0], 0.0, [1.0, 1.0], -1, 1.0),
+        ([-1.0, 0.5], 0.25, [2.0, 1.0], 1, 2.0),
+    ]
+    check_function(
+        update,
+        _reference_rosenblatt,
+        cases,
+        name="rosenblatt_update",
+        hint=_rosenblatt_hint,
+    )

@@ -1,0 +1,983 @@
+"""Figures for the course: data, boundaries, margins, projections, updates.
+
+Every function draws on ``ax`` (a new figure when ``ax`` is None) and returns
+the Axes, so plots compose like those of seaborn and scikit-learn's displays::
+
+    ax = plot_data(X, y)
+    plot_boundary(model.coef_, model.intercept_, ax=ax)
+
+Conventions that hold for every figure:
+
+- the figure background is opaque white, so the figure reads on light and
+  dark page themes;
+- the two classes differ in colour (blue and vermilion, a colour-blind-safe
+  pair from Okabe and Ito's palette) *and* in marker (circle and filled plus);
+- labels are ``0/1`` or ``-1/+1``; the positive class is label 1;
+- two-dimensional geometry uses equal aspect, so that ``w`` really looks
+  perpendicular to the boundary, and lines are clipped to the axes limits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.collections import LineCollection
+from matplotlib.colors import ListedColormap
+from matplotlib.patches import Polygon
+from numpy.typing import ArrayLike, NDArray
+
+from .data import logic_gate
+from .theory import margin
+
+NEGATIVE_STYLE = {"color": "#0072B2", "marker": "o"}
+POSITIVE_STYLE = {"color": "#D55E00", "marker": "P"}
+# Light tints of the two class colours, for shaded half planes and regions.
+NEGATIVE_TINT = "#CFE3F0"
+POSITIVE_TINT = "#F7D9C4"
+DEFAULT_FIGSIZE = (4.5, 4.5)
+LEGEND_STYLE = {"fontsize": "small", "framealpha": 0.9}
+
+# The two-input gates that plot_unit_truth_table compares a unit with; their
+# truth tables come from perceptron_lib.data.logic_gate, rows (0,0), (0,1), (1,0), (1,1).
+GATE_NAMES = ("and", "or", "nand", "nor", "xor")
+GATE_INPUTS = logic_gate("and")[0]
+
+
+# -- input checks -----------------------------------------------------------
+
+
+def _as_points(X: ArrayLike, name: str = "X") -> NDArray[np.float64]:
+    """Return ``X`` as a finite float array of shape (n_samples, 2)."""
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2 or X.shape[1] != 2 or X.shape[0] == 0:
+        raise ValueError(
+            f"{name} must be a non-empty array of shape (n_samples, 2) to be drawn in the "
+            f"plane, got shape {X.shape}."
+        )
+    if not np.all(np.isfinite(X)):
+        raise ValueError(f"{name} contains NaN or infinite values.")
+    return X
+
+
+def _as_vector(w: ArrayLike, name: str = "w") -> NDArray[np.float64]:
+    """Return ``w`` as a finite float vector of shape (2,)."""
+    w = np.asarray(w, dtype=np.float64)
+    if w.shape != (2,):
+        raise ValueError(f"{name} must have shape (2,) to be drawn in the plane, got {w.shape}.")
+    if not np.all(np.isfinite(w)):
+        raise ValueError(f"{name} contains NaN or infinite values.")
+    return w
+
+
+def _as_scalar(b: float, name: str = "b") -> float:
+    """Return ``b`` as a finite float (a one-element array is accepted too)."""
+    values = np.asarray(b, dtype=np.float64)
+    if values.size != 1:
+        raise ValueError(f"{name} must be a single number, got shape {values.shape}.")
+    b = float(values.reshape(()))
+    if not np.isfinite(b):
+        raise ValueError(f"{name} must be finite, got {b}.")
+    return b
+
+
+def _positive_mask(y: ArrayLike, n_samples: int | None = None) -> NDArray[np.bool_]:
+    """Return ``y == 1`` after checking that ``y`` holds 0/1 or -1/+1 labels."""
+    y = np.asarray(y)
+    if y.ndim != 1 or (n_samples is not None and y.shape[0] != n_samples):
+        raise ValueError(
+            f"y must be a 1-d array with one label per point ({n_samples}), got shape {y.shape}."
+        )
+    values = set(np.unique(y).tolist())
+    if not (values <= {0, 1} or values <= {-1, 1}):
+        raise ValueError(
+            f"y must hold the labels 0/1 or -1/+1 (1 is positive), got {sorted(values)[:10]}."
+        )
+    return y == 1
+
+
+def _nonzero_norm(w: NDArray[np.float64], what: str) -> float:
+    """Return ``||w||``; a zero ``w`` has no boundary, which ``what`` cannot draw."""
+    norm = float(np.linalg.norm(w))
+    if norm == 0.0:
+        raise ValueError(
+            f"{what}: w is the zero vector, so w.x + b = 0 is not a line (every point gets "
+            "the activation b); there is no boundary to draw."
+        )
+    return norm
+
+
+# -- axes and view ----------------------------------------------------------
+
+
+def _get_axes(ax: Axes | None, figsize: tuple[float, float] = DEFAULT_FIGSIZE) -> Axes:
+    """Return ``ax``, or the Axes of a new figure with an opaque white background."""
+    if ax is None:
+        # pyplot is imported here, not at the top, to keep `import perceptron_lib` fast.
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=figsize, facecolor="white", layout="constrained")
+    elif not isinstance(ax, Axes):
+        raise TypeError(f"ax must be a matplotlib Axes or None, got {type(ax).__name__}.")
+    return ax
+
+
+def _style_plane(ax: Axes) -> None:
+    """Label the axes x1, x2 and give them equal aspect."""
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
+    # adjustable="box" keeps the limits exactly as set, so clipped lines end at the frame.
+    ax.set_aspect("equal", adjustable="box")
+
+
+def _view(ax: Axes) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Return the current x and y limits."""
+    return np.array(ax.get_xlim(), dtype=float), np.array(ax.get_ylim(), dtype=float)
+
+
+def _show_points(
+    ax: Axes, points: NDArray[np.float64], *, pad: float = 0.12, min_ratio: float = 0.5
+) -> None:
+    """Set the limits to a padded box around ``points`` and, if drawn before, the old view.
+
+    The shorter side of the box is widened to at least ``min_ratio`` times the
+    longer one, so that equal aspect never squeezes the plot into a thin strip.
+    """
+    low, high = points.min(axis=0), points.max(axis=0)
+    margin = pad * max(float(np.max(high - low)), 1.0)
+    low, high = low - margin, high + margin
+    if getattr(ax, "_perceptron_view_set", False):
+        xlim, ylim = _view(ax)
+        low = np.minimum(low, [xlim[0], ylim[0]])
+        high = np.maximum(high, [xlim[1], ylim[1]])
+    centre, half = (low + high) / 2, (high - low) / 2
+    half = np.maximum(half, min_ratio * half.max())
+    ax.set_xlim(centre[0] - half[0], centre[0] + half[0])
+    ax.set_ylim(centre[1] - half[1], centre[1] + half[1])
+    # Remember that this Axes has a view chosen by us, so later calls extend it.
+    ax._perceptron_view_set = True
+    _style_plane(ax)
+
+
+def _ensure_view(ax: Axes, w: NDArray[np.float64], b: float) -> None:
+    """Give an empty Axes whose limits nobody chose a square view that shows the boundary."""
+    chosen = not (ax.get_autoscalex_on() and ax.get_autoscaley_on())  # set by the caller
+    if getattr(ax, "_perceptron_view_set", False) or ax.has_data() or chosen:
+        return
+    distance = abs(b) / float(np.linalg.norm(w)) if np.any(w) else 0.0
+    half = max(2.0, 2.0 * distance)
+    _show_points(ax, np.array([[-half, -half], [half, half]]), pad=0.0)
+
+
+# -- geometry of a line inside the view ------------------------------------
+
+
+def _view_corners(ax: Axes) -> NDArray[np.float64]:
+    (x0, x1), (y0, y1) = _view(ax)
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+
+
+def _clip_half_plane(polygon: NDArray[np.float64], w: ArrayLike, b: float) -> NDArray[np.float64]:
+    """Return the part of a convex polygon where ``w . x + b >= 0``.
+
+    One step of Sutherland-Hodgman clipping: keep the vertices on the positive
+    side and add the points where an edge crosses the line.
+
+    Parameters
+    ----------
+    polygon : ndarray of shape (n_vertices, 2)
+        Vertices of a convex polygon, in order.
+    w : array-like of shape (2,)
+    b : float
+
+    Returns
+    -------
+    ndarray of shape (m, 2)
+        The clipped polygon (``m == 0`` if nothing is left).
+
+    Examples
+    --------
+    >>> square = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=float)
+    >>> _clip_half_plane(square, [1, 0], -0.5).tolist()  # the part with x1 >= 0.5
+    [[0.5, 0.0], [1.0, 0.0], [1.0, 1.0], [0.5, 1.0]]
+    """
+    w = np.asarray(w, dtype=float)
+    values = polygon @ w + b
+    kept = []
+    for i in range(len(polygon)):
+        j = (i + 1) % len(polygon)
+        if values[i] >= 0:
+            kept.append(polygon[i])
+        if (values[i] >= 0) != (values[j] >= 0):
+            t = values[i] / (values[i] - values[j])
+            kept.append(polygon[i] + t * (polygon[j] - polygon[i]))
+    return np.array(kept).reshape(-1, 2)
+
+
+def _line_in_view(
+    w: ArrayLike, b: float, xlim: Sequence[float], ylim: Sequence[float]
+) -> NDArray[np.float64] | None:
+    """Return the two end points of the line ``w . x + b = 0`` inside a rectangle.
+
+    Parameters
+    ----------
+    w : array-like of shape (2,), not zero
+    b : float
+    xlim, ylim : pairs of floats
+        The rectangle ``[xlim[0], xlim[1]] x [ylim[0], ylim[1]]``.
+
+    Returns
+    -------
+    ndarray of shape (2, 2) or None
+        The end points, or None if the line misses the rectangle.
+
+    Examples
+    --------
+    A vertical line:
+
+    >>> _line_in_view([1, 0], -0.5, (0, 1), (0, 2)).tolist()
+    [[0.5, 0.0], [0.5, 2.0]]
+    """
+    w = np.asarray(w, dtype=float)
+    norm_sq = float(w @ w)
+    point = -b * w / norm_sq  # the point of the line nearest the origin
+    direction = np.array([-w[1], w[0]])
+    # Liang-Barsky: the line is point + t * direction; each side of the
+    # rectangle bounds t from one side.
+    t_low, t_high = -np.inf, np.inf
+    for axis, (low, high) in enumerate((xlim, ylim)):
+        if direction[axis] == 0.0:
+            if not low <= point[axis] <= high:
+                return None
+            continue
+        t1 = (low - point[axis]) / direction[axis]
+        t2 = (high - point[axis]) / direction[axis]
+        t_low, t_high = max(t_low, min(t1, t2)), min(t_high, max(t1, t2))
+    if not t_low < t_high:
+        return None
+    return np.array([point + t_low * direction, point + t_high * direction])
+
+
+def _room_along(start: NDArray[np.float64], direction: NDArray[np.float64], xlim, ylim) -> float:
+    """Return how far one can go from ``start`` along ``direction`` before leaving the view."""
+    room = np.inf
+    for axis, (low, high) in enumerate((xlim, ylim)):
+        if direction[axis] > 0:
+            room = min(room, (high - start[axis]) / direction[axis])
+        elif direction[axis] < 0:
+            room = min(room, (low - start[axis]) / direction[axis])
+    return max(float(room), 0.0)
+
+
+def _draw_arrow(ax: Axes, start: ArrayLike, vector: ArrayLike, *, color: str, label: str | None):
+    """Draw ``vector`` as an arrow from ``start``, in data units (a quiver of one arrow)."""
+    start, vector = np.asarray(start, dtype=float), np.asarray(vector, dtype=float)
+    arrow = ax.quiver(
+        start[0],
+        start[1],
+        vector[0],
+        vector[1],
+        angles="xy",
+        scale_units="xy",
+        scale=1,
+        color=color,
+        width=0.012,
+        zorder=4,
+    )
+    if label:
+        tip = start + vector
+        ax.annotate(
+            label,
+            tip,
+            xytext=(4, 4),
+            textcoords="offset points",
+            color=color,
+            annotation_clip=True,
+            zorder=4,
+        )
+    return arrow
+
+
+# -- the plotting functions -------------------------------------------------
+
+
+def plot_data(
+    X: ArrayLike,
+    y: ArrayLike,
+    ax: Axes | None = None,
+    *,
+    labels: tuple[str, str] = ("negative", "positive"),
+    highlight: int | Sequence[int] | None = None,
+) -> Axes:
+    """Draw two-dimensional labelled points, one marker and colour per class.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, 2)
+    y : array-like of shape (n_samples,)
+        Labels 0/1 or -1/+1; 1 is the positive class.
+    ax : matplotlib Axes, optional
+        Where to draw; a new 4.5 x 4.5 inch figure if None.
+    labels : (str, str), default ("negative", "positive")
+        Legend entries of the negative and the positive class.
+    highlight : int or sequence of int, optional
+        Indices of points to circle (for example the example being processed).
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> ax = plot_data([[1, 1], [0.5, 3], [2, 2]], [1, 1, -1])
+    >>> ax.get_xlabel(), len(ax.collections)
+    ('$x_1$', 2)
+    >>> plt.close("all")
+    """
+    X = _as_points(X)
+    positive = _positive_mask(y, X.shape[0])
+    if len(labels) != 2:
+        raise ValueError(f"labels must be two strings (negative, positive), got {labels!r}.")
+    ax = _get_axes(ax)
+    classes = ((~positive, NEGATIVE_STYLE, labels[0]), (positive, POSITIVE_STYLE, labels[1]))
+    for mask, style, label in classes:
+        if mask.any():
+            ax.scatter(X[mask, 0], X[mask, 1], s=45, label=label, zorder=3, **style)
+    if highlight is not None:
+        indices = np.atleast_1d(np.asarray(highlight))
+        if indices.dtype.kind not in "iu" or np.any((indices < 0) | (indices >= X.shape[0])):
+            raise ValueError(
+                f"highlight must hold indices of points in 0..{X.shape[0] - 1}, got {highlight!r}."
+            )
+        ax.scatter(
+            X[indices, 0],
+            X[indices, 1],
+            s=260,
+            facecolors="none",
+            edgecolors="black",
+            linewidths=1.8,
+            zorder=5,
+        )
+    _show_points(ax, X)
+    ax.legend(**LEGEND_STYLE)
+    return ax
+
+
+def plot_boundary(
+    w: ArrayLike,
+    b: float,
+    ax: Axes | None = None,
+    *,
+    shade: bool = True,
+    show_weight_vector: bool = True,
+    label: str | None = None,
+    color: str | None = None,
+) -> Axes:
+    """Draw the decision boundary ``w . x + b = 0`` of a linear classifier in the plane.
+
+    The line is clipped to the current axes limits (draw the data first, so
+    that the limits are those of the data), the positive half plane
+    ``w . x + b >= 0`` is shaded, and ``w`` is drawn as an arrow from the
+    point of the boundary nearest the origin (or from the middle of the
+    visible part of the boundary when that point is out of view). The arrow
+    shows the direction of ``w``, not its length: its length is a quarter of
+    the view, because scaling ``w`` does not move the boundary.
+
+    Parameters
+    ----------
+    w : array-like of shape (2,)
+        The weights; the zero vector has no boundary and raises ValueError.
+    b : float
+        The bias.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure with a square view around the origin if None.
+    shade : bool, default True
+        Shade the positive half plane.
+    show_weight_vector : bool, default True
+        Draw the direction of ``w`` as an arrow.
+    label : str, optional
+        Legend entry of the line.
+    color : str, optional
+        Colour of the line and arrow (black by default).
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Raises
+    ------
+    ValueError
+        If ``w`` is the zero vector, or ``w`` or ``b`` is not finite.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> ax = plot_data([[1, 1], [0.5, 3], [2, 2]], [1, 1, -1])
+    >>> ax = plot_boundary([-1, 1], -0.5, ax=ax, label="boundary")
+    >>> line = ax.get_lines()[0]
+    >>> x1, x2 = line.get_data()
+    >>> bool(np.allclose(-x1 + x2 - 0.5, 0))  # both end points are on the line
+    True
+    >>> plt.close("all")
+    """
+    w = _as_vector(w)
+    b = _as_scalar(b)
+    norm = _nonzero_norm(w, "plot_boundary")
+    ax = _get_axes(ax)
+    _ensure_view(ax, w, b)
+    xlim, ylim = _view(ax)
+    color = "black" if color is None else color
+    if shade:
+        region = _clip_half_plane(_view_corners(ax), w, b)
+        if len(region) >= 3:
+            ax.add_patch(
+                Polygon(region, closed=True, facecolor=POSITIVE_TINT, edgecolor="none", zorder=0)
+            )
+    segment = _line_in_view(w, b, xlim, ylim)
+    if segment is not None:
+        ax.plot(segment[:, 0], segment[:, 1], color=color, linewidth=2, label=label, zorder=2)
+    if show_weight_vector and segment is not None:
+        start = -b * w / norm**2
+        if not (xlim[0] <= start[0] <= xlim[1] and ylim[0] <= start[1] <= ylim[1]):
+            start = segment.mean(axis=0)
+        # A quarter of the view, shortened if the frame is nearer: the arrow stays inside.
+        room = _room_along(start, w / norm, xlim, ylim)
+        length = min(0.25 * min(np.ptp(xlim), np.ptp(ylim)), 0.9 * room)
+        _draw_arrow(ax, start, length * w / norm, color=color, label=r"$\mathbf{w}$")
+    # Drawing must not move the view: the data region stays what it was.
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    _style_plane(ax)
+    if label is not None and segment is not None:
+        ax.legend(**LEGEND_STYLE)
+    return ax
+
+
+def _class_signs(y: ArrayLike, n_samples: int) -> NDArray[np.float64]:
+    return np.where(_positive_mask(y, n_samples), 1.0, -1.0)
+
+
+def plot_margin_band(
+    w: ArrayLike, b: float, X: ArrayLike, y: ArrayLike, ax: Axes | None = None
+) -> Axes:
+    """Draw the margin of ``(w, b)`` on a data set: the empty band around the boundary.
+
+    The margin ``gamma = min_i y_i (w . x_i + b) / ||w||`` is the distance from
+    the boundary to the nearest point on the correct side. The band of width
+    ``2 gamma`` centred on the boundary holds no point; the points on its
+    edges (those achieving the margin) are circled. If the axes hold no data
+    yet, the data are drawn first.
+
+    Parameters
+    ----------
+    w : array-like of shape (2,)
+    b : float
+    X : array-like of shape (n_samples, 2)
+    y : array-like of shape (n_samples,)
+        Labels 0/1 or -1/+1.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Raises
+    ------
+    ValueError
+        If ``(w, b)`` does not separate the data (margin not positive), or ``w`` is zero.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> X, y = [[1, 1], [0.5, 3], [2, 2]], [1, 1, -1]
+    >>> ax = plot_margin_band([-1, 0], 1.5, X, y)  # the line x1 = 1.5
+    >>> print(ax.get_legend().get_texts()[-2].get_text())
+    margin band, $\\gamma$ = 0.5
+    >>> plt.close("all")
+    """
+    w = _as_vector(w)
+    b = _as_scalar(b)
+    X = _as_points(X)
+    signs = _class_signs(y, X.shape[0])
+    norm = _nonzero_norm(w, "plot_margin_band")
+    gamma = float(margin(w, b, X, signs))
+    if not gamma > 0:
+        raise ValueError(
+            f"(w, b) does not separate the data (its margin is {gamma}): some point is on the "
+            "wrong side of the boundary or on it, so there is no empty band to draw."
+        )
+    ax = _get_axes(ax)
+    if ax.has_data():
+        _show_points(ax, X)
+    else:
+        plot_data(X, y, ax=ax)
+    xlim, ylim = _view(ax)
+    offset = gamma * norm  # |w . x + b| = offset on the edges of the band
+    band = _clip_half_plane(_clip_half_plane(_view_corners(ax), w, b + offset), -w, offset - b)
+    if len(band) >= 3:
+        ax.add_patch(
+            Polygon(
+                band,
+                closed=True,
+                facecolor="0.85",
+                edgecolor="none",
+                zorder=1,
+                label=rf"margin band, $\gamma$ = {gamma:.3g}",
+            )
+        )
+    for shift in (offset, -offset):
+        edge = _line_in_view(w, b + shift, xlim, ylim)
+        if edge is not None:
+            ax.plot(edge[:, 0], edge[:, 1], color="0.35", linewidth=1, linestyle="--", zorder=2)
+    plot_boundary(w, b, ax=ax, shade=False, show_weight_vector=False)
+    distances = signs * (X @ w + b) / norm
+    closest = distances <= gamma * (1 + 1e-9)
+    ax.scatter(
+        X[closest, 0],
+        X[closest, 1],
+        s=260,
+        facecolors="none",
+        edgecolors="black",
+        linewidths=1.5,
+        zorder=5,
+        label="closest points",
+    )
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    ax.legend(**LEGEND_STYLE)
+    return ax
+
+
+def plot_projections(
+    w: ArrayLike, X: ArrayLike, ax: Axes | None = None, *, b: float = 0.0
+) -> Axes:
+    """Draw each point's projection onto the direction of ``w``.
+
+    The projection of ``x`` is the point ``(w . x / ||w||) u`` on the line
+    through the origin along ``u = w / ||w||``; its signed length
+    ``w . x / ||w||`` is what a linear classifier compares with the threshold
+    ``-b / ||w||``, the place (marked) where the boundary crosses that line.
+    Points whose projection lands beyond the mark are classified positive.
+    If the axes hold no data yet, the points are drawn in grey.
+
+    Parameters
+    ----------
+    w : array-like of shape (2,), not zero
+    X : array-like of shape (n_samples, 2)
+    ax : matplotlib Axes, optional
+    b : float, default 0.0
+        The bias, which sets the threshold mark.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    The source's example: u = (0.8, 0.6) and v = (0.37, 0.73) projects to length 0.734.
+
+    >>> import matplotlib.pyplot as plt
+    >>> ax = plot_projections([0.8, 0.6], [[0.37, 0.73]])
+    >>> feet = next(c for c in ax.collections if c.get_label() == "projections")
+    >>> np.round(np.asarray(feet.get_offsets()), 4).tolist()
+    [[0.5872, 0.4404]]
+    >>> plt.close("all")
+    """
+    w = _as_vector(w)
+    X = _as_points(X)
+    b = _as_scalar(b)
+    norm = _nonzero_norm(w, "plot_projections")
+    unit = w / norm
+    lengths = X @ unit
+    feet = lengths[:, None] * unit
+    threshold = -b / norm * unit
+    ax = _get_axes(ax)
+    if not ax.has_data():
+        ax.scatter(X[:, 0], X[:, 1], s=35, color="0.3", zorder=3, label="points")
+    _show_points(ax, np.vstack([X, feet, threshold, [0.0, 0.0]]))
+    xlim, ylim = _view(ax)
+    # The arrow of w from the origin is a quarter of the view long; make room for it.
+    arrow = 0.25 * min(np.ptp(xlim), np.ptp(ylim)) * unit
+    _show_points(ax, arrow[None, :])
+    xlim, ylim = _view(ax)
+    # The line along w through the origin is the line whose normal is w turned by 90 degrees.
+    axis_line = _line_in_view([-unit[1], unit[0]], 0.0, xlim, ylim)
+    if axis_line is not None:
+        ax.plot(axis_line[:, 0], axis_line[:, 1], color="0.4", linewidth=1, linestyle=":")
+    ax.add_collection(
+        LineCollection(
+            np.stack([X, feet], axis=1), colors="0.45", linewidths=1, linestyles="--", zorder=2
+        ),
+        autolim=False,
+    )
+    ax.scatter(feet[:, 0], feet[:, 1], s=22, color="black", zorder=4, label="projections")
+    ax.scatter(
+        [threshold[0]],
+        [threshold[1]],
+        s=70,
+        marker="D",
+        facecolors="white",
+        edgecolors="black",
+        zorder=4,
+        label=r"$\mathbf{w}\cdot\mathbf{x} + b = 0$",
+    )
+    _draw_arrow(ax, [0.0, 0.0], arrow, color="black", label=r"$\mathbf{w}$")
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    _style_plane(ax)
+    ax.legend(**LEGEND_STYLE)
+    return ax
+
+
+def plot_update(
+    x: ArrayLike,
+    y: float,
+    w_before: ArrayLike,
+    b_before: float,
+    w_after: ArrayLike,
+    b_after: float,
+    ax: Axes | None = None,
+) -> Axes:
+    """Draw one perceptron update: the boundary before and after, and ``w + y x``.
+
+    The weight vectors are drawn from the origin at their true length, with
+    the step ``w_after - w_before`` (``y x``, times the learning rate) drawn
+    from the tip of ``w_before``, so the picture is the vector sum of the
+    update rule. The old boundary is dashed and grey, the new one solid with
+    its positive side shaded. A zero weight vector has no boundary; that is
+    said in a note instead (it happens at the first update from zero).
+
+    Parameters
+    ----------
+    x : array-like of shape (2,)
+        The misclassified example.
+    y : {-1, +1}
+        Its label.
+    w_before, b_before : array-like of shape (2,), float
+        The weights and bias before the update.
+    w_after, b_after : array-like of shape (2,), float
+        The weights and bias after it.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Raises
+    ------
+    ValueError
+        If ``y`` is not -1 or +1, or ``w_after - w_before`` is not a non-negative
+        multiple of ``y x`` (then it is not a perceptron update).
+
+    Examples
+    --------
+    The second update of the lecture notes' example: ``(1, 3) - (2, 3) = (-1, 0)``.
+
+    >>> import matplotlib.pyplot as plt
+    >>> ax = plot_update([2, 3], -1, [1, 3], 0, [-1, 0], 0)
+    >>> arrows = [c for c in ax.collections if c.get_label().startswith("step")]
+    >>> float(arrows[0].U[0]), float(arrows[0].V[0])
+    (-2.0, -3.0)
+    >>> plt.close("all")
+    """
+    x = _as_vector(x, "x")
+    w_before, w_after = _as_vector(w_before, "w_before"), _as_vector(w_after, "w_after")
+    b_before, b_after = _as_scalar(b_before, "b_before"), _as_scalar(b_after, "b_after")
+    if y not in (-1, 1):
+        raise ValueError(f"y must be the label -1 or +1 of the example, got {y!r}.")
+    step = w_after - w_before
+    direction = y * x
+    # A perceptron update adds eta * y * x with eta > 0: parallel to y x, same sense.
+    scale = max(float(np.abs(step).max()), float(np.abs(direction).max()), 1.0)
+    parallel = abs(step[0] * direction[1] - step[1] * direction[0]) <= 1e-9 * scale**2
+    if not parallel or step @ direction < 0:
+        raise ValueError(
+            f"w_after - w_before = {step.tolist()} is not a non-negative multiple of y x = "
+            f"{direction.tolist()}, so this is not a perceptron update."
+        )
+    ax = _get_axes(ax)
+    _show_points(ax, np.array([[0.0, 0.0], x, w_before, w_after]), pad=0.25, min_ratio=1.0)
+    notes = []
+    for w, b, when in ((w_before, b_before, "before"), (w_after, b_after, "after")):
+        if not np.any(w):
+            notes.append(f"{when}: w = 0, no boundary")
+            continue
+        n_lines = len(ax.get_lines())
+        plot_boundary(
+            w,
+            b,
+            ax=ax,
+            shade=when == "after",
+            show_weight_vector=False,
+            label=f"boundary {when}",
+            color="black" if when == "after" else "0.5",
+        )
+        if when == "before":
+            for line in ax.get_lines()[n_lines:]:
+                line.set_linestyle("--")
+    origin = np.zeros(2)
+    for w, name, color in (
+        (w_before, r"$\mathbf{w}_{\mathrm{before}}$", "0.5"),
+        (w_after, r"$\mathbf{w}_{\mathrm{after}}$", "black"),
+    ):
+        if np.any(w):
+            _draw_arrow(ax, origin, w, color=color, label=name)
+    style = POSITIVE_STYLE if y == 1 else NEGATIVE_STYLE
+    if np.any(step):
+        arrow = _draw_arrow(ax, w_before, step, color=style["color"], label=None)
+        arrow.set_label(r"step $y\,\mathbf{x}$")
+    ax.scatter([x[0]], [x[1]], s=70, zorder=5, label=f"example, y = {y:+d}", **style)
+    ax.scatter([x[0]], [x[1]], s=260, facecolors="none", edgecolors="black", zorder=5)
+    if notes:
+        ax.text(
+            0.02,
+            0.98,
+            "\n".join(notes),
+            transform=ax.transAxes,
+            ha="left",
+            va="top",
+            fontsize="small",
+            bbox={"facecolor": "white", "edgecolor": "0.7"},
+        )
+    ax.legend(**LEGEND_STYLE)
+    return ax
+
+
+def plot_mistakes_per_epoch(
+    counts: ArrayLike | object, ax: Axes | None = None, *, label: str | None = None
+) -> Axes:
+    """Draw the number of mistakes made in each pass over the training data.
+
+    Parameters
+    ----------
+    counts : array-like of shape (n_epochs,) or a fitted estimator
+        Non-negative counts, or a model with a ``mistakes_per_epoch_`` attribute.
+    ax : matplotlib Axes, optional
+        Where to draw; a new 4.5 x 3 inch figure if None.
+    label : str, optional
+        Legend entry (for comparing several runs on one Axes).
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> ax = plot_mistakes_per_epoch([3, 2, 0])
+    >>> ax.get_lines()[0].get_xdata().tolist()  # epochs are counted from 1
+    [1, 2, 3]
+    >>> plt.close("all")
+    """
+    if hasattr(counts, "fit") or hasattr(counts, "mistakes_per_epoch_"):
+        if not hasattr(counts, "mistakes_per_epoch_"):
+            raise ValueError(
+                f"This {type(counts).__name__} has no mistakes_per_epoch_: fit it first."
+            )
+        counts = counts.mistakes_per_epoch_
+    counts = np.asarray(counts, dtype=np.float64)
+    if counts.ndim != 1 or counts.shape[0] == 0:
+        raise ValueError(f"counts must be a non-empty 1-d array, got shape {counts.shape}.")
+    if not np.all(np.isfinite(counts)) or np.any(counts < 0):
+        raise ValueError("counts must be finite and non-negative.")
+    ax = _get_axes(ax, figsize=(4.5, 3.0))
+    epochs = np.arange(1, counts.shape[0] + 1)
+    (line,) = ax.plot(epochs, counts, marker="o", markersize=4, label=label)
+    # Keep the axis starting at 0 without freezing the limits: a sticky edge
+    # stops autoscaling below 0, and a later run drawn here still fits.
+    line.sticky_edges.y.append(0.0)
+    ax.set_xlabel("epoch (pass over the data)")
+    ax.set_ylabel("mistakes")
+    ax.xaxis.get_major_locator().set_params(integer=True)
+    if label is not None:
+        ax.legend(**LEGEND_STYLE)
+    return ax
+
+
+def plot_decision_regions(
+    predict: Callable[[NDArray], ArrayLike] | object,
+    X: ArrayLike,
+    y: ArrayLike,
+    ax: Axes | None = None,
+    *,
+    resolution: int = 200,
+) -> Axes:
+    """Colour the plane by a fitted classifier's prediction, and draw the data on top.
+
+    Works for any model, linear or not (a tree, nearest neighbours), so their
+    boundaries can be compared on the same data.
+
+    Parameters
+    ----------
+    predict : callable or fitted estimator
+        A function mapping an array of shape (n, 2) to labels 0/1 or -1/+1, or
+        an object with such a ``predict`` method.
+    X : array-like of shape (n_samples, 2)
+    y : array-like of shape (n_samples,)
+    ax : matplotlib Axes, optional
+    resolution : int, default 200
+        Grid points per axis.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> X, y = [[0, 0], [1, 1]], [-1, 1]
+    >>> ax = plot_decision_regions(lambda Z: np.where(Z.sum(axis=1) > 1, 1, -1), X, y)
+    >>> ax.get_images()[0].get_array().shape
+    (200, 200)
+    >>> plt.close("all")
+    """
+    if hasattr(predict, "predict"):
+        predict = predict.predict
+    if not callable(predict):
+        raise TypeError(
+            f"predict must be a function or a fitted estimator, got {type(predict).__name__}."
+        )
+    X = _as_points(X)
+    _positive_mask(y, X.shape[0])
+    if not isinstance(resolution, int | np.integer) or not 2 <= resolution <= 2000:
+        raise ValueError(f"resolution must be an integer in 2..2000, got {resolution!r}.")
+    ax = _get_axes(ax)
+    _show_points(ax, X)
+    xlim, ylim = _view(ax)
+    grid_x, grid_y = np.meshgrid(np.linspace(*xlim, resolution), np.linspace(*ylim, resolution))
+    predictions = np.asarray(predict(np.column_stack([grid_x.ravel(), grid_y.ravel()])))
+    if predictions.shape != (resolution * resolution,):
+        raise ValueError(
+            f"predict returned shape {predictions.shape} for {resolution**2} points; "
+            "expected one label per point."
+        )
+    try:
+        positive = _positive_mask(predictions)
+    except ValueError as error:
+        raise ValueError(f"predict must return labels 0/1 or -1/+1: {error}") from None
+    ax.imshow(
+        positive.reshape(grid_x.shape),
+        origin="lower",
+        extent=(*xlim, *ylim),
+        cmap=ListedColormap([NEGATIVE_TINT, POSITIVE_TINT]),
+        vmin=0,
+        vmax=1,
+        interpolation="nearest",
+        zorder=0,
+    )
+    plot_data(X, y, ax=ax)
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    return ax
+
+
+def _gate_targets(target: str | ArrayLike) -> tuple[str, NDArray[np.bool_]]:
+    """Return a display name and the four wanted outputs (True = fires) of a target gate."""
+    if isinstance(target, str):
+        key = target.lower()
+        if key not in GATE_NAMES:
+            names = ", ".join(name.upper() for name in GATE_NAMES)
+            raise ValueError(f"Unknown gate {target!r}; choose one of {names}.")
+        return key.upper(), logic_gate(key)[1] == 1
+    values = np.asarray(target)
+    if values.shape != (4,):
+        raise ValueError(
+            "target must be a gate name or 4 outputs for the inputs (0,0), (0,1), (1,0), (1,1), "
+            f"got shape {values.shape}."
+        )
+    return "target", _positive_mask(values)
+
+
+def plot_unit_truth_table(
+    w: ArrayLike, b: float, ax: Axes | None = None, *, target: str | ArrayLike | None = None
+) -> Axes:
+    """Draw a two-input threshold unit on the four inputs of {0, 1}^2.
+
+    The unit fires (outputs 1) when ``w . x + b > 0``, that is when
+    ``w1 x1 + w2 x2`` exceeds the threshold ``theta = -b``: the same rule as the
+    estimators' ``predict``, so a unit drawn here and a fitted model agree on
+    every input, even one that lies exactly on the boundary. Each input is
+    drawn in the style of its output, the boundary with the firing side
+    shaded, and, when a target gate is given, the inputs where the unit
+    disagrees with it are boxed.
+
+    Parameters
+    ----------
+    w : array-like of shape (2,)
+    b : float
+        The bias, minus the threshold.
+    ax : matplotlib Axes, optional
+    target : {"and", "or", "nand", "nor", "xor"} or array-like of shape (4,), optional
+        The gate to compare with, by name (any case) or as its outputs (0/1 or
+        -1/+1) for the inputs (0,0), (0,1), (1,0), (1,1).
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    AND with weights 1, 1 and threshold 1.5:
+
+    >>> import matplotlib.pyplot as plt
+    >>> ax = plot_unit_truth_table([1, 1], -1.5, target="and")
+    >>> ax.get_title()
+    'AND: 4 of 4 inputs right'
+    >>> plt.close("all")
+    """
+    w = _as_vector(w)
+    b = _as_scalar(b)
+    fires = GATE_INPUTS @ w + b > 0
+    ax = _get_axes(ax)
+    ax.set_xlim(-0.5, 1.5)
+    ax.set_ylim(-0.5, 1.5)
+    ax._perceptron_view_set = True
+    if np.any(w):
+        plot_boundary(
+            w, b, ax=ax, show_weight_vector=False, label=r"$\mathbf{w}\cdot\mathbf{x} + b = 0$"
+        )
+    else:
+        if b > 0:  # the unit always fires: the whole square is on the firing side
+            ax.add_patch(
+                Polygon(_view_corners(ax), closed=True, facecolor=POSITIVE_TINT, zorder=0)
+            )
+        ax.text(
+            0.5,
+            0.98,
+            f"w = 0: the output is {int(b > 0)} for every input",
+            transform=ax.transAxes,
+            ha="center",
+            va="top",
+            fontsize="small",
+        )
+    for mask, style, label in (
+        (~fires, NEGATIVE_STYLE, "output 0"),
+        (fires, POSITIVE_STYLE, "output 1"),
+    ):
+        if mask.any():
+            ax.scatter(
+                GATE_INPUTS[mask, 0], GATE_INPUTS[mask, 1], s=90, zorder=3, label=label, **style
+            )
+    if target is not None:
+        name, wanted = _gate_targets(target)
+        wrong = fires != wanted
+        if wrong.any():
+            ax.scatter(
+                GATE_INPUTS[wrong, 0],
+                GATE_INPUTS[wrong, 1],
+                s=420,
+                marker="s",
+                facecolors="none",
+                edgecolors="black",
+                linewidths=1.5,
+                zorder=4,
+                label=f"differs from {name}",
+            )
+        ax.set_title(f"{name}: {int((~wrong).sum())} of 4 inputs right", fontsize="medium")
+    ax.set_xticks([0, 1])
+    ax.set_yticks([0, 1])
+    _style_plane(ax)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, **LEGEND_STYLE)
+    return ax

@@ -1,0 +1,194 @@
+"""The exercise checks of chapters 3 and 4: a right answer passes, wrong ones are explained."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from perceptron_lib.exercises import ExerciseFailure, ch03, ch04
+
+# -- chapter 3 ---------------------------------------------------------------
+
+
+def update(w, b, x, y):
+    w, x = np.asarray(w, dtype=float), np.asarray(x, dtype=float)
+    if y * (w @ x + b) <= 0:
+        return w + y * x, b + y
+    return w, b
+
+
+def update_strict(w, b, x, y):
+    w, x = np.asarray(w, dtype=float), np.asarray(x, dtype=float)
+    if y * (w @ x + b) < 0:  # the classic slip: a tie is not a mistake
+        return w + y * x, b + y
+    return w, b
+
+
+def test_right_update_passes(capsys):
+    ch03.check_update(update)
+    assert capsys.readouterr().out == "All 8 checks passed for update.\n"
+
+
+def test_strict_test_fails_at_zero_weights_with_a_hint():
+    with pytest.raises(ExerciseFailure) as failure:
+        ch03.check_update(update_strict)
+    message = str(failure.value)
+    assert message.startswith("update(w=[0.0], b=0.0, x=[2.0], y=1) returned")
+    assert "should return ([2.0], 1.0)" in message
+    assert "y * a <= 0" in message
+
+
+def test_update_on_a_correct_example_is_caught():
+    def always(w, b, x, y):
+        return np.asarray(w, dtype=float) + y * np.asarray(x, dtype=float), b + y
+
+    with pytest.raises(ExerciseFailure, match="already on its correct side"):
+        ch03.check_update(always)
+
+
+def test_update_wrong_sign_is_explained():
+    def backwards(w, b, x, y):
+        w, x = np.asarray(w, dtype=float), np.asarray(x, dtype=float)
+        return (w - y * x, b - y) if y * (w @ x + b) <= 0 else (w, b)
+
+    with pytest.raises(ExerciseFailure, match="wrong sign"):
+        ch03.check_update(backwards)
+
+
+def test_update_that_changes_its_input_is_caught():
+    # The check passes lists; writing into one changes the caller's data.
+    def list_mutating(w, b, x, y):
+        new_w, new_b = update(w, b, x, y)
+        w[0] = 99.0
+        return new_w, new_b
+
+    with pytest.raises(ExerciseFailure, match="in place"):
+        ch03.check_update(list_mutating)
+
+
+def train_epoch(X, y, w, b):
+    w, updates = np.array(w, dtype=float), 0
+    for x, label in zip(np.asarray(X, dtype=float), y, strict=True):
+        if label * (w @ x + b) <= 0:
+            w, b, updates = w + label * x, b + label, updates + 1
+    return w, b, updates
+
+
+def test_right_epoch_passes(capsys):
+    ch03.check_epoch(train_epoch)
+    assert "All 6 checks passed for train_epoch." in capsys.readouterr().out
+
+
+def test_batch_style_epoch_fails_with_the_smallest_case():
+    def frozen_weights(X, y, w, b):
+        # Decides every mistake with the weights from the start of the pass.
+        X, y, w = np.asarray(X, dtype=float), np.asarray(y, dtype=float), np.asarray(w, float)
+        wrong = y * (X @ w + b) <= 0
+        return w + y[wrong] @ X[wrong], b + y[wrong].sum(), int(wrong.sum())
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch03.check_epoch(frozen_weights)
+    message = str(failure.value)
+    assert message.startswith("train_epoch(X=[[1.0], [2.0]], y=[1, 1], w=[0.0], b=0.0)")
+    assert "should return ([1.0], 1.0, 1)" in message
+    assert "at that moment" in message
+
+
+def rosenblatt(w, b, x, d, eta):
+    w, x = np.asarray(w, dtype=float), np.asarray(x, dtype=float)
+    y = 1 if w @ x + b >= 0 else -1
+    return w + eta * (d - y) * x, b + eta * (d - y)
+
+
+def test_right_rosenblatt_update_passes(capsys):
+    ch03.check_rosenblatt_update(rosenblatt)
+    assert "All 6 checks passed" in capsys.readouterr().out
+
+
+def test_rosenblatt_with_phi_zero_negative_fails_on_the_tie():
+    def phi_zero_negative(w, b, x, d, eta):
+        w, x = np.asarray(w, dtype=float), np.asarray(x, dtype=float)
+        y = 1 if w @ x + b > 0 else -1
+        return w + eta * (d - y) * x, b + eta * (d - y)
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch03.check_rosenblatt_update(phi_zero_negative)
+    assert str(failure.value).startswith(
+        "rosenblatt_update(w=[0.0], b=0.0, x=[2.0], d=1, eta=1.0)"
+    )
+    assert "phi(0) = +1" in str(failure.value)
+
+
+# -- chapter 4 ---------------------------------------------------------------
+
+
+def criterion(w, b, X, y):
+    X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+    return float(np.mean(np.maximum(0.0, -y * (X @ np.asarray(w, dtype=float) + b))))
+
+
+def gradient(w, b, X, y):
+    X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+    wrong = y * (X @ np.asarray(w, dtype=float) + b) <= 0
+    return -(y[wrong] @ X[wrong]) / len(y), -y[wrong].sum() / len(y)
+
+
+def test_right_criterion_and_gradient_pass(capsys):
+    ch04.check_criterion(criterion)
+    ch04.check_criterion_gradient(gradient)
+    out = capsys.readouterr().out
+    assert "All 7 checks passed for criterion." in out
+    assert "All 7 checks passed for gradient." in out
+
+
+def test_criterion_summed_instead_of_averaged_is_explained():
+    def summed(w, b, X, y):
+        return criterion(w, b, X, y) * len(y)
+
+    with pytest.raises(ExerciseFailure, match="number of examples N"):
+        ch04.check_criterion(summed)
+
+
+def test_zero_one_loss_in_place_of_the_criterion_is_explained():
+    def zero_one(w, b, X, y):
+        X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+        return float(np.mean(y * (X @ np.asarray(w, dtype=float) + b) <= 0))
+
+    with pytest.raises(ExerciseFailure, match="0/1 loss"):
+        ch04.check_criterion(zero_one)
+
+
+def test_gradient_with_flipped_sign_is_explained():
+    def flipped(w, b, X, y):
+        grad_w, grad_b = gradient(w, b, X, y)
+        return -grad_w, -grad_b
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch04.check_criterion_gradient(flipped)
+    assert str(failure.value).startswith("gradient(w=[1.0], b=0.0, X=[[2.0]], y=[-1])")
+    assert "sign is flipped" in str(failure.value)
+
+
+def test_gradient_ignoring_ties_is_explained():
+    def strict(w, b, X, y):
+        X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+        wrong = y * (X @ np.asarray(w, dtype=float) + b) < 0
+        return -(y[wrong] @ X[wrong]) / len(y), -y[wrong].sum() / len(y)
+
+    with pytest.raises(ExerciseFailure, match="counts as a mistake"):
+        ch04.check_criterion_gradient(strict)
+
+
+def test_best_pass_right_and_wrong(capsys):
+    ch04.check_best_pass(lambda validation_errors: int(np.argmin(validation_errors)) + 1)
+    assert "All 6 checks passed" in capsys.readouterr().out
+    with pytest.raises(ExerciseFailure, match="counted from 1") as failure:
+        ch04.check_best_pass(lambda validation_errors: int(np.argmin(validation_errors)))
+    assert str(failure.value).startswith("best_pass(validation_errors=[0.2]) returned 0")
+
+    def last_of_ties(validation_errors):
+        errors = np.asarray(validation_errors)
+        return int(np.flatnonzero(errors == errors.min())[-1]) + 1
+
+    with pytest.raises(ExerciseFailure, match="earliest"):
+        ch04.check_best_pass(last_of_ties)
