@@ -8,14 +8,18 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 BUILD  := _build
 NOTEBOOKS = $(shell $(BIN)/python tests/toc.py 2>/dev/null)
-export MPLBACKEND := Agg
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
+# The site test drives Debian's Chromium (Playwright's own browser download
+# does not work offline); `make site` installs it when it is missing.
+export CHROMIUM ?= /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help book test lint unit notebooks build-check lab bench clean
+.PHONY: help book test lint unit notebooks build-check site chromium lab bench clean
 
 help:
 	@echo "make book   build the HTML book into $(BUILD)/html"
-	@echo "make test   lint, library tests, notebook checks, strict book build"
+	@echo "make test   lint, library tests, notebook checks, strict book build, site test"
+	@echo "make site   test the built site in headless Chromium (screenshots in $(BUILD)/screenshots)"
 	@echo "make lab    JupyterLab on the book's notebooks"
 	@echo "make bench  time perceptron_lib against scikit-learn"
 	@echo "make clean  remove build outputs (keeps .venv)"
@@ -31,7 +35,7 @@ book: $(STAMP)
 	@echo
 	@echo "The book is built: open $(abspath $(BUILD))/html/index.html in a browser."
 
-test: lint unit notebooks build-check
+test: lint unit notebooks build-check site
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -42,12 +46,20 @@ unit: $(STAMP)
 
 notebooks: $(STAMP)
 	@test -n "$(NOTEBOOKS)" || { echo "no notebooks in _toc.yml"; exit 1; }
-	$(BIN)/python -m pytest -q -p no:doctest --nbval --nbval-current-env \
+	$(BIN)/python -m pytest -q -o addopts="" -p no:cacheprovider --nbval --nbval-current-env \
 		--nbval-sanitize-with tests/nbval_sanitize.cfg $(NOTEBOOKS)
 
 build-check: $(STAMP)
 	rm -rf $(BUILD)
 	$(BIN)/jupyter-book build . --path-output . --warningiserror --nitpick --keep-going
+
+# Reuses $(BUILD)/html (the test builds it only if it is missing).
+site: $(STAMP) chromium
+	$(BIN)/python -m pytest -q tests/test_site.py
+
+chromium:
+	@test -x "$(CHROMIUM)" || { echo "Installing Chromium for the site test"; \
+		$(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium; }
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab book/

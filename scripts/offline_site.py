@@ -1,0 +1,102 @@
+"""A small Sphinx extension that makes the built book work without internet.
+
+Jupyter Book's defaults fetch three things from CDNs that a reader without
+internet (a classroom, a downloaded copy of the site, the site test) does not
+get, and one default breaks a script on every page:
+
+- **MathJax.** Sphinx points every page at MathJax on a CDN, so offline pages
+  show raw TeX. The PyPI package ``sphinx-mathjax-offline`` (pinned in
+  ``requirements.txt``) ships MathJax 3's browser build; this extension adds it
+  to the site's static files and points ``mathjax_path`` at it. The files are
+  copied into ``_build/html/_static/mathjax`` by every build, never committed.
+- **Font Awesome 4** for the buttons of matplotlib's ``to_jshtml()``
+  animations: each animation links a stylesheet on a CDN. The book's theme
+  already bundles Font Awesome 6, which draws the same buttons, so the link
+  is dropped from the page.
+- **The ipywidgets JavaScript** (require.js and the widget manager): no widget
+  reaches the web page (its output is removed and a static counterpart is
+  shown), so ``_config.yml`` sets ``nb_ipywidgets_js`` to nothing.
+- **A repeated inline script.** sphinx-thebe registers its configuration
+  script in a way that Sphinx 7 writes twice, and the second copy raises
+  "Identifier 'THEBE_JS_URL' has already been declared" on every page. Each
+  inline script is kept once.
+
+The Thebe bundle itself still comes from a CDN, but only when a reader presses
+"Live code", which needs the internet anyway (it starts a kernel on Binder).
+
+Enable it in ``_config.yml``::
+
+    sphinx:
+      local_extensions:
+        offline_site: scripts
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+from typing import Any
+
+from sphinx.application import Sphinx
+from sphinx.config import Config
+from sphinx.util import logging
+
+logger = logging.getLogger(__name__)
+
+# The package's import name has hyphens: it is located by name, never imported.
+MATHJAX_PACKAGE = "sphinx-mathjax-offline"
+MATHJAX_ENTRY_POINT = "mathjax/tex-chtml.js"  # relative to the site's _static/
+
+# matplotlib's jshtml template starts with this <link> (Font Awesome 4.4 on a CDN).
+CDN_FONT_AWESOME = re.compile(
+    r'<link\s+rel="stylesheet"\s+href="https?://[^"]*font-awesome[^"]*"\s*/?>'
+)
+
+
+def mathjax_static_dir() -> Path | None:
+    """Return the folder that holds ``mathjax/``, or None if the package is missing."""
+    spec = importlib.util.find_spec(MATHJAX_PACKAGE)
+    if spec is None or spec.origin is None:
+        return None
+    static = Path(spec.origin).parent / "static"
+    return static if (static / MATHJAX_ENTRY_POINT).is_file() else None
+
+
+def use_local_mathjax(app: Sphinx, config: Config) -> None:
+    """Serve MathJax from the site itself when the package is installed."""
+    static = mathjax_static_dir()
+    if static is None:
+        # Keep the build working (with MathJax from the CDN) in an environment
+        # installed before the package was pinned; the site test fails on it.
+        logger.info(f"offline_site: {MATHJAX_PACKAGE} is not installed, MathJax from a CDN")
+        return
+    config.html_static_path = [*config.html_static_path, str(static)]
+    config.mathjax_path = MATHJAX_ENTRY_POINT
+
+
+def keep_page_offline(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """Drop the CDN Font Awesome link and repeated inline scripts from one page."""
+    if "body" in context:
+        context["body"] = CDN_FONT_AWESOME.sub("", context["body"])
+    if "script_files" in context:
+        seen: set[tuple[str, str]] = set()
+        unique = []
+        for script in context["script_files"]:
+            # The two copies differ only in their empty file name (None and "").
+            filename = getattr(script, "filename", script) or ""
+            key = (str(filename), str(getattr(script, "attributes", {}).get("body", "")))
+            if key not in seen:
+                seen.add(key)
+                unique.append(script)
+        context["script_files"] = unique
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    """Register the extension's two hooks."""
+    app.connect("config-inited", use_local_mathjax)
+    # Late priority: run after the extensions that add scripts to the page.
+    app.connect("html-page-context", keep_page_offline, priority=900)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,639 @@
+"""The built book, tested in a real browser the way a reader meets it.
+
+The site in ``_build/html`` (built here only if it is missing) is served on
+localhost and opened in Debian's Chromium, headless, through Playwright. The
+machine that runs this has no internet, like a classroom or a downloaded copy
+of the site: whatever a page needs must come from the site itself.
+
+For every page of ``_toc.yml``, :func:`check_page` reports, in words that name
+the page and the reason:
+
+- failed requests for the site's own files, requests to other sites, and
+  JavaScript errors in the console;
+- math that MathJax has not typeset (raw ``$...$`` or ``\\(...\\)`` left in the
+  text, or a TeX error);
+- images that did not load, have no alt text, or have a transparent background
+  (unreadable in the dark theme);
+- dead widgets (a widget needs a kernel: chapters show a static counterpart);
+- the Colab install cell, if it shows;
+- launch (Binder, Colab, Thebe), repository and download buttons that are
+  missing or do not point at the repository of ``_config.yml``;
+- solutions that are not collapsed, or do not open on click;
+- animations whose "next frame" button does not change the frame; a chapter
+  (a page whose file name starts with two digits) must have one.
+
+Thebe's own JavaScript comes from a CDN, but only when a reader presses
+"Live code", which needs the internet anyway (it starts a kernel on Binder):
+the test checks the button is there and does not press it. Every other request
+to another site fails the test.
+
+The search page must find "margin" and list chapter pages. Every page is also
+photographed at desktop and phone widths, in the light and the dark theme,
+into ``_build/screenshots/`` for people to look at; the phone view must not
+scroll sideways, and the dark view must really be dark.
+
+The last tests serve small broken pages and check that :func:`check_page`
+reports each fault, so that a passing run means something.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urljoin, urlparse
+
+import pytest
+import yaml
+from PIL import Image  # a dependency of matplotlib
+from playwright import sync_api
+from toc import ROOT, toc_files
+
+HTML_DIR = ROOT / "_build" / "html"
+SCREENSHOTS = ROOT / "_build" / "screenshots"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# Flags from the project's notes: no sandbox (we run as root), and no
+# background traffic to Google's services, which cannot be reached here.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+TIMEOUT_MS = 15_000
+
+
+# --------------------------------------------------------------------------
+# What the pages should point at: the repository settings of _config.yml
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Repository:
+    """The repository and launch services that a page's buttons point at."""
+
+    url: str
+    branch: str
+    binderhub_url: str
+    colab_url: str
+
+    @classmethod
+    def from_config(cls, config_path: Path = ROOT / "_config.yml") -> Repository:
+        """Read the repository and launch-button settings of ``_config.yml``."""
+        config = yaml.safe_load(config_path.read_text())
+        repository, launch = config["repository"], config["launch_buttons"]
+        return cls(
+            url=repository["url"].rstrip("/"),
+            branch=repository.get("branch", "main"),
+            binderhub_url=launch["binderhub_url"].rstrip("/"),
+            colab_url=launch["colab_url"].rstrip("/"),
+        )
+
+    def binder_link(self, docname: str) -> str:
+        """Binder, opening the notebook in JupyterLab."""
+        owner_repo = urlparse(self.url).path.strip("/")
+        path = f"{owner_repo}/{self.branch}?urlpath=lab/tree/{docname}.ipynb"
+        return f"{self.binderhub_url}/v2/gh/{path}"
+
+    def colab_link(self, docname: str) -> str:
+        """Colab, opening the notebook from GitHub."""
+        owner_repo = urlparse(self.url).path.strip("/")
+        return f"{self.colab_url}/github/{owner_repo}/blob/{self.branch}/{docname}.ipynb"
+
+
+def is_chapter(docname: str) -> bool:
+    """A chapter is a page whose file name starts with two digits (``book/03_...``)."""
+    return re.match(r"\d\d", Path(docname).name) is not None
+
+
+def source_suffix(docname: str) -> str:
+    """The suffix of the page's source file: ``.ipynb``, ``.md``..."""
+    for suffix in (".ipynb", ".md", ".rst"):
+        if (ROOT / f"{docname}{suffix}").exists():
+            return suffix
+    return ".md"  # the small test pages below
+
+
+def is_notebook(docname: str) -> bool:
+    """Whether the page is built from a notebook (and so has launch buttons)."""
+    return source_suffix(docname) == ".ipynb"
+
+
+# --------------------------------------------------------------------------
+# Serving a folder and watching a page load
+# --------------------------------------------------------------------------
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serve files without printing a log line for every request."""
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+@contextmanager
+def serve(directory: Path) -> Iterator[str]:
+    """Serve ``directory`` on a free localhost port; yield its base URL."""
+    handler = functools.partial(QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@dataclass
+class LoadWatch:
+    """What went wrong on the network and in the console while a page loaded."""
+
+    origin: str
+    problems: list[str] = field(default_factory=list)
+
+    def attach(self, page) -> None:
+        page.on("requestfailed", self._on_failed)
+        page.on("response", self._on_response)
+        page.on("request", self._on_request)
+        page.on("console", self._on_console)
+        page.on("pageerror", lambda error: self.problems.append(f"JavaScript error: {error}"))
+
+    def _own(self, url: str) -> bool:
+        return url.startswith(self.origin)
+
+    def _on_failed(self, request) -> None:
+        if self._own(request.url):
+            self.problems.append(f"failed request {request.url} ({request.failure})")
+
+    def _on_response(self, response) -> None:
+        if self._own(response.url) and response.status >= 400:
+            self.problems.append(f"HTTP {response.status} for {response.url}")
+
+    def _on_request(self, request) -> None:
+        if request.url.startswith("http") and not self._own(request.url):
+            self.problems.append(
+                f"request to another site: {request.url} (the book must read offline)"
+            )
+
+    def _on_console(self, message) -> None:
+        if message.type == "error":
+            where = message.location.get("url", "")
+            self.problems.append(f"console error: {message.text} ({where})")
+
+
+def open_page(page, url: str) -> LoadWatch:
+    """Load ``url`` and wait until MathJax (if the page has it) has typeset."""
+    parsed = urlparse(url)
+    watch = LoadWatch(origin=f"{parsed.scheme}://{parsed.netloc}/")
+    watch.attach(page)
+    page.goto(url, wait_until="load", timeout=TIMEOUT_MS)
+    page.evaluate(
+        """async () => {
+            const startup = window.MathJax && window.MathJax.startup;
+            if (startup && startup.promise) await startup.promise;
+        }"""
+    )
+    return watch
+
+
+# --------------------------------------------------------------------------
+# The checks: each returns a list of problems, in words
+# --------------------------------------------------------------------------
+
+MATH_PROBLEMS_JS = r"""() => {
+    const problems = [];
+    const raw = [...document.querySelectorAll(".math")]
+        .filter((e) => !e.querySelector("mjx-container"));
+    if (raw.length) {
+        problems.push(`${raw.length} formula(s) not typeset by MathJax, the first: `
+            + raw[0].textContent.trim().slice(0, 60));
+    }
+    for (const error of document.querySelectorAll("mjx-merror")) {
+        problems.push(`TeX error: ${error.getAttribute("data-mjx-error") || error.textContent}`);
+    }
+    // Text that MathJax should have turned into math: look outside code and
+    // outside what MathJax already rendered.
+    const text = document.body.cloneNode(true);
+    text.querySelectorAll("mjx-container, pre, code, script, style, textarea")
+        .forEach((e) => e.remove());
+    const match = text.textContent.match(/\$[^$\n]{1,200}\$|\\\(|\\\[|\\begin\{/);
+    if (match) problems.push(`raw TeX in the text: ${match[0].slice(0, 60)}`);
+    return problems;
+}"""
+
+IMAGE_PROBLEMS_JS = r"""() => {
+    const problems = [];
+    const fileName = /\.(png|jpe?g|gif|svg|webp)$/i;
+    for (const img of document.images) {
+        const name = (img.getAttribute("src") || "").slice(0, 80);
+        if (!img.complete || img.naturalWidth === 0) {
+            problems.push(`image did not load: ${name}`);
+            continue;
+        }
+        const alt = (img.getAttribute("alt") || "").trim();
+        if (!alt || fileName.test(alt) || alt === img.getAttribute("src")) {
+            problems.push(`image without alt text: ${name}`);
+        }
+        // A figure with a transparent background shows dark lines on the dark
+        // theme's dark page. Look at the corners of the article's raster images.
+        if (!img.closest("article") || /\.svg/i.test(name)) continue;
+        const canvas = document.createElement("canvas");
+        canvas.width = img.naturalWidth;
+        canvas.height = img.naturalHeight;
+        const context = canvas.getContext("2d");
+        context.drawImage(img, 0, 0);
+        const w = canvas.width - 1, h = canvas.height - 1;
+        const corners = [[0, 0], [w, 0], [0, h], [w, h]];
+        if (corners.some(([x, y]) => context.getImageData(x, y, 1, 1).data[3] < 255)) {
+            problems.push(`image with a transparent background: ${name}`);
+        }
+    }
+    return problems;
+}"""
+
+WIDGET_PROBLEMS_JS = r"""() => {
+    const problems = [];
+    const views = document.querySelectorAll(
+        'script[type="application/vnd.jupyter.widget-view+json"], .jupyter-widgets');
+    if (views.length) problems.push(`${views.length} widget view(s) on the page`);
+    // Without its JavaScript a widget falls back to its text repr.
+    const widget = "(interactive|\\w+(Box|Slider|Dropdown|Button|Text|Output|Play))";
+    const repr = new RegExp(`\\b${widget}\\((children|value|description|options)=`);
+    for (const output of document.querySelectorAll(".cell_output, .output")) {
+        const match = output.textContent.match(repr);
+        if (match) { problems.push(`dead widget shown as text: ${match[0]}...`); break; }
+    }
+    for (const cell of document.querySelectorAll(".cell")) {
+        if (cell.textContent.includes("google.colab")) {
+            problems.push("the Colab install cell shows (tag it remove-cell)");
+        }
+    }
+    return problems;
+}"""
+
+
+def math_problems(page) -> list[str]:
+    """Formulas left untypeset, TeX errors, raw TeX in the text."""
+    return page.evaluate(MATH_PROBLEMS_JS)
+
+
+def image_problems(page) -> list[str]:
+    """Images not loaded, without alt text, or with a transparent background."""
+    return page.evaluate(IMAGE_PROBLEMS_JS)
+
+
+def widget_problems(page) -> list[str]:
+    """Dead widgets, and the Colab install cell if it shows."""
+    return page.evaluate(WIDGET_PROBLEMS_JS)
+
+
+def button_problems(page, docname: str, repository: Repository) -> list[str]:
+    """Repository, download and (for notebooks) launch buttons, with the right URLs."""
+    problems = []
+    links = page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)")
+    if repository.url not in links:
+        problems.append(f"no repository button linking to {repository.url}")
+    source = source_suffix(docname)
+    downloads = [link for link in links if link.endswith(f"_sources/{docname}{source}")]
+    if not downloads:
+        problems.append(f"no download button for the page's {source} source")
+    else:
+        response = page.request.get(downloads[0])
+        if response.status != 200 or not response.body():
+            problems.append(f"download {downloads[0]} answers HTTP {response.status}")
+    if page.locator("button[onclick*='print']").count() == 0:
+        problems.append("no PDF (print) download button")
+    if is_notebook(docname):
+        for service, expected in [
+            ("Binder", repository.binder_link(docname)),
+            ("Colab", repository.colab_link(docname)),
+        ]:
+            if expected not in links:
+                found = [link for link in links if service.lower() in link.lower()]
+                problems.append(f"{service} button should link to {expected}, found {found}")
+        if page.locator(".btn-launch-thebe").count() == 0:
+            problems.append("no Thebe (Live code) launch button")
+    return problems
+
+
+def solution_problems(page) -> list[str]:
+    """Every solution starts collapsed and opens when its title is clicked."""
+    problems = []
+    solutions = page.locator(".solution")
+    for index in range(solutions.count()):
+        solution = solutions.nth(index)
+        title = solution.locator(".admonition-title").first.inner_text().strip()
+        body = solution.locator(":scope > :not(.admonition-title)").first
+        if body.is_visible():
+            problems.append(f"solution '{title}' is open on load (use :class: dropdown)")
+            continue
+        # Click the chevron a reader sees ("Click to show"); a plain test page has none.
+        toggle = solution.locator(".toggle-button")
+        (toggle if toggle.count() else solution.locator(".admonition-title")).first.click()
+        try:
+            body.wait_for(state="visible", timeout=2_000)
+        except sync_api.TimeoutError:
+            problems.append(f"solution '{title}' does not open on click")
+    return problems
+
+
+def animation_problems(page, *, required: bool) -> list[str]:
+    """Each jshtml animation changes its frame on "next frame"; chapters need one."""
+    animations = page.locator("div.animation")
+    if animations.count() == 0:
+        return ["a chapter page without an animation"] if required else []
+    problems = []
+    for index in range(animations.count()):
+        animation = animations.nth(index)
+        frame = animation.locator('img[id^="_anim_img"]')
+        before = frame.get_attribute("src")
+        animation.locator('button[title="Next frame"]').click()
+        try:
+            page.wait_for_function(
+                "([img, before]) => img.getAttribute('src') !== before",
+                arg=[frame.element_handle(), before],
+                timeout=2_000,
+            )
+        except sync_api.TimeoutError:
+            problems.append(f"animation {index + 1}: 'Next frame' does not change the frame")
+    return problems
+
+
+def check_page(
+    page,
+    url: str,
+    docname: str,
+    repository: Repository | None,
+    screenshot: Path | None = None,
+) -> list[str]:
+    """Load one page and return every problem found on it (empty: the page is fine).
+
+    ``repository`` None skips the buttons (for the small test pages below).
+    The screenshot is taken before the checks that click.
+    """
+    watch = open_page(page, url)
+    problems = math_problems(page) + image_problems(page) + widget_problems(page)
+    if repository is not None:
+        problems += button_problems(page, docname, repository)
+    if screenshot is not None:
+        page.screenshot(path=screenshot, full_page=True)
+    problems += solution_problems(page)
+    problems += animation_problems(page, required=is_chapter(docname))
+    return watch.problems + problems
+
+
+PHONE_PROBLEMS_JS = r"""() => {
+    const problems = [];
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth > width + 1) {
+        const wide = [...document.querySelectorAll("body *")].find(
+            (e) => e.getBoundingClientRect().right > width + 1);
+        const name = wide ? `${wide.tagName.toLowerCase()}.${wide.className}` : "?";
+        problems.push(`the page scrolls sideways (${document.documentElement.scrollWidth}px `
+            + `on a ${width}px phone), the first wide element: ${name}`);
+    }
+    // Wide tables and code may scroll in their own box, but an animation's
+    // controls must all be reachable without scrolling.
+    for (const button of document.querySelectorAll(".animation .anim-buttons button")) {
+        if (button.getBoundingClientRect().right > width + 1) {
+            problems.push(`an animation's "${button.title}" button is off the screen`);
+            break;
+        }
+    }
+    return problems;
+}"""
+
+
+def phone_problems(page) -> list[str]:
+    """Sideways scrolling, and animation controls beyond the screen's edge."""
+    return page.evaluate(PHONE_PROBLEMS_JS)
+
+
+# --------------------------------------------------------------------------
+# Fixtures: the built site, a server, a browser
+# --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def site_url() -> Iterator[str]:
+    """Serve ``_build/html``, building it first if it is missing."""
+    if not (HTML_DIR / "index.html").exists():
+        subprocess.run(
+            [Path(sys.executable).parent / "jupyter-book", "build", ".", "--path-output", "."],
+            cwd=ROOT,
+            check=True,
+        )
+    with serve(HTML_DIR) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium, headless (Playwright's own browser download fails here)."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"no Chromium at {CHROMIUM}: `make site` installs it (or set CHROMIUM)")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@contextmanager
+def new_page(browser, viewport: dict, color_scheme: str = "light"):
+    """A fresh page (no shared storage) of the given size and color scheme."""
+    context = browser.new_context(viewport=viewport, color_scheme=color_scheme)
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def screenshot_path(docname: str, view: str) -> Path:
+    """Where the screenshot of one view of a page goes (``book__01_x--phone-dark.png``)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS / f"{docname.replace('/', '__')}--{view}.png"
+
+
+# --------------------------------------------------------------------------
+# The site
+# --------------------------------------------------------------------------
+
+PAGES = toc_files()
+
+
+@pytest.mark.parametrize("docname", PAGES)
+def test_page(docname: str, site_url: str, browser) -> None:
+    """Every check of :func:`check_page`, at desktop width in the light theme."""
+    with new_page(browser, DESKTOP) as page:
+        url = urljoin(site_url, f"{docname}.html")
+        screenshot = screenshot_path(docname, "desktop-light")
+        problems = check_page(page, url, docname, Repository.from_config(), screenshot)
+    assert not problems, f"{docname}:\n  " + "\n  ".join(problems)
+
+
+@pytest.mark.parametrize("docname", PAGES)
+def test_page_views(docname: str, site_url: str, browser) -> None:
+    """Phone and dark views: photographed, no sideways scrolling, really dark."""
+    problems = []
+    for scheme in ("light", "dark"):
+        with new_page(browser, PHONE, scheme) as page:
+            view = f"phone-{scheme}"
+            watch = open_page(page, urljoin(site_url, f"{docname}.html"))
+            theme = page.evaluate("document.documentElement.dataset.theme")
+            if theme != scheme:
+                problems.append(f"{view}: the theme is {theme!r}")
+            problems += [f"{view}: {problem}" for problem in phone_problems(page)]
+            page.screenshot(path=screenshot_path(docname, view), full_page=True)
+            if scheme == "dark":
+                # The layout follows the width: no need to load the page again.
+                page.set_viewport_size(DESKTOP)
+                page.screenshot(path=screenshot_path(docname, "desktop-dark"), full_page=True)
+            problems += [f"{scheme}: {problem}" for problem in watch.problems]
+    assert not problems, f"{docname}:\n  " + "\n  ".join(problems)
+
+
+def test_search_finds_margin_in_chapters(site_url: str, browser) -> None:
+    with new_page(browser, DESKTOP) as page:
+        watch = open_page(page, urljoin(site_url, "search.html?q=margin"))
+        page.wait_for_selector("#search-results p.search-summary:not(:empty)")
+        page.wait_for_function(
+            "!document.querySelector('#search-results .search-summary')"
+            ".textContent.includes('Preparing')"
+        )
+        found = page.eval_on_selector_all(
+            "#search-results ul.search li a", "links => links.map(a => a.getAttribute('href'))"
+        )
+    assert not watch.problems, watch.problems
+    assert found, "the search for 'margin' found nothing"
+    chapters = [docname for docname in PAGES if is_chapter(docname)]
+    if chapters:
+        found_chapters = [href for href in found if is_chapter(href.split("?")[0])]
+        assert found_chapters, f"the search for 'margin' lists no chapter page: {found}"
+
+
+@pytest.mark.parametrize("docname", [name for name in PAGES if is_chapter(name)])
+def test_chapter_starts_with_hidden_colab_install_cell(docname: str) -> None:
+    """On Colab the first cell installs perceptron_lib; the page hides it (test_page)."""
+    notebook = json.loads((ROOT / f"{docname}.ipynb").read_text())
+    first = notebook["cells"][0]
+    source = "".join(first["source"])
+    assert first["cell_type"] == "code", "the first cell must be the Colab install cell"
+    assert "remove-cell" in first.get("metadata", {}).get("tags", []), "tag it remove-cell"
+    for needed in ("google.colab", "pip", "perceptron_lib"):
+        assert needed in source, f"the Colab install cell has no {needed!r}:\n{source}"
+
+
+# --------------------------------------------------------------------------
+# The checks fail when they should: small broken pages
+# --------------------------------------------------------------------------
+
+GOOD_PAGE = """<!DOCTYPE html><html><head><title>fine</title><link rel="icon" href="dot.png">
+</head><body>
+<p>Costs nothing. <img src="dot.png" alt="A black dot."></p>
+<div class="cell"><div class="cell_output"><pre>42</pre></div></div>
+</body></html>"""
+
+BROKEN_PAGES = {
+    "broken_image.html": ('<img src="missing.png" alt="gone">', "image did not load"),
+    "no_alt.html": ('<img src="dot.png">', "image without alt text"),
+    "file_name_alt.html": ('<img src="dot.png" alt="dot.png">', "image without alt text"),
+    "raw_dollar.html": ("<p>The activation $a = w x + b$ is raw.</p>", "raw TeX in the text"),
+    "raw_paren.html": ("<p>The activation \\(a = w x\\) is raw.</p>", "raw TeX in the text"),
+    "js_error.html": ("<script>undefinedFunction()</script>", "JavaScript error"),
+    "console_error.html": ("<script>console.error('boom')</script>", "console error"),
+    "missing_script.html": ('<script src="gone.js"></script>', "HTTP 404"),
+    "other_site.html": (
+        '<link rel="stylesheet" href="https://cdn.example.invalid/x.css">',
+        "request to another site",
+    ),
+    "dead_widget.html": (
+        '<div class="cell_output"><pre>interactive(children=(IntSlider(value=2),))</pre></div>',
+        "dead widget",
+    ),
+    "colab_cell.html": (
+        "<div class='cell'><pre>if 'google.colab' in sys.modules: pass</pre></div>",
+        "Colab install cell",
+    ),
+    "open_solution.html": (
+        '<div class="solution admonition"><p class="admonition-title">Solution</p>'
+        "<p>The answer.</p></div>",
+        "is open on load",
+    ),
+    "stuck_solution.html": (
+        '<div class="solution admonition"><p class="admonition-title">Solution</p>'
+        '<p style="display:none">The answer.</p></div>',
+        "does not open on click",
+    ),
+    "01_no_animation.html": ("<p>A chapter.</p>", "chapter page without an animation"),
+    "stuck_animation.html": (
+        '<div class="animation"><img id="_anim_img1" src="dot.png" alt="frame">'
+        '<button title="Next frame">next</button></div>',
+        "does not change the frame",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def fake_site(tmp_path_factory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("fake_site")
+    Image.new("RGB", (4, 4), (0, 0, 0)).save(folder / "dot.png")
+    (folder / "good.html").write_text(GOOD_PAGE)
+    for name, (snippet, _) in BROKEN_PAGES.items():
+        (folder / name).write_text(GOOD_PAGE.replace("<p>Costs nothing.", snippet + "<p>"))
+    with serve(folder) as url:
+        yield url
+
+
+def test_a_good_page_has_no_problem(fake_site: str, browser) -> None:
+    with new_page(browser, DESKTOP) as page:
+        assert check_page(page, fake_site + "good.html", "book/good", None) == []
+
+
+@pytest.mark.parametrize("name", BROKEN_PAGES)
+def test_a_broken_page_is_reported(name: str, fake_site: str, browser) -> None:
+    expected = BROKEN_PAGES[name][1]
+    with new_page(browser, DESKTOP) as page:
+        problems = check_page(page, fake_site + name, f"book/{Path(name).stem}", None)
+    assert any(expected in problem for problem in problems), problems
+
+
+def test_a_transparent_figure_is_reported(tmp_path: Path, browser) -> None:
+    Image.new("RGBA", (4, 4), (0, 0, 0, 0)).save(tmp_path / "clear.png")
+    (tmp_path / "page.html").write_text(
+        '<html><body><article><img src="clear.png" alt="A clear figure."></article></body></html>'
+    )
+    with serve(tmp_path) as url, new_page(browser, DESKTOP) as page:
+        problems = check_page(page, url + "page.html", "book/page", None)
+    assert any("transparent background" in problem for problem in problems), problems
+
+
+def test_buttons_pointing_elsewhere_are_reported(site_url: str, browser) -> None:
+    """Against another repository, the real pages' buttons are all wrong."""
+    notebooks = [docname for docname in PAGES if is_notebook(docname)]
+    docname = (notebooks or PAGES)[0]
+    elsewhere = Repository(
+        "https://github.com/someone/else", "main", "https://mybinder.org", "https://colab.x"
+    )
+    with new_page(browser, DESKTOP) as page:
+        open_page(page, urljoin(site_url, f"{docname}.html"))
+        problems = button_problems(page, docname, elsewhere)
+    expected = ["repository button"] + (["Binder button", "Colab button"] if notebooks else [])
+    for reason in expected:
+        assert any(reason in problem for problem in problems), (reason, problems)
