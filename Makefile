@@ -14,13 +14,14 @@ export PYDEVD_DISABLE_FILE_VALIDATION := 1
 export CHROMIUM ?= /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help book test lint unit notebooks build-check site chromium lab bench clean
+.PHONY: help book test lint unit notebooks build-check site chromium lab student bench clean
 
 help:
 	@echo "make book   build the HTML book into $(BUILD)/html"
 	@echo "make test   lint, library tests, notebook checks, strict book build, site test"
 	@echo "make site   test the built site in headless Chromium (screenshots in $(BUILD)/screenshots)"
 	@echo "make lab    JupyterLab on the book's notebooks"
+	@echo "make student  students' copies of the chapters, solutions removed, in $(BUILD)/student"
 	@echo "make bench  time perceptron_lib against scikit-learn"
 	@echo "make clean  remove build outputs (keeps .venv)"
 
@@ -63,6 +64,10 @@ chromium:
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab book/
+
+student: $(STAMP)
+	$(BIN)/python scripts/student_notebooks.py $(BUILD)/student $(NOTEBOOKS)
+	@echo "Students' copies (exercises without solutions) are in $(BUILD)/student/."
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_perceptron.py

@@ -61,6 +61,13 @@ class LinearBinaryClassifier(ClassifierMixin, BaseEstimator):
         check_classification_targets(y)
         return X, y
 
+    def _prepare_fit(self, X: ArrayLike, y: ArrayLike) -> tuple[NDArray, NDArray]:
+        """Check parameters and data, set ``classes_``; return ``X`` and ``y`` as -1/+1."""
+        self._validate_params()
+        X, y = self._validate_training_data(X, y)
+        self._set_classes(y)
+        return X, self._signed_labels(y)
+
     def _set_classes(self, y: NDArray, classes: ArrayLike | None = None) -> None:
         """Set ``classes_`` (sorted) from ``classes`` or from the labels in ``y``."""
         found = np.unique(y if classes is None else np.asarray(classes))

@@ -56,10 +56,7 @@ class OnlineLinearClassifier(LinearBinaryClassifier):
         self
             The fitted classifier.
         """
-        self._validate_params()
-        X, y = self._validate_training_data(X, y)
-        self._set_classes(y)
-        signed = self._signed_labels(y)
+        X, signed = self._prepare_fit(X, y)
         self._start(X.shape[1])
         self._rng = check_random_state(self.random_state)
         self.mistakes_per_epoch_ = np.zeros(0, dtype=np.int64)

@@ -24,7 +24,8 @@ from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from numpy.typing import ArrayLike, NDArray
 
-from .plotting import _as_points, plot_boundary, plot_data
+from ._drawing import _as_points
+from .plotting import plot_boundary, plot_data
 from .trace import TrainingTrace
 
 FRAME_INTERVAL_MS = 600  # slow enough to follow one update at a time

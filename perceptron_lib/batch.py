@@ -106,10 +106,7 @@ class BatchPerceptron(LinearBinaryClassifier):
         self
             The fitted classifier.
         """
-        self._validate_params()
-        X, y = self._validate_training_data(X, y)
-        self._set_classes(y)
-        signed = self._signed_labels(y)
+        X, signed = self._prepare_fit(X, y)
         n_samples = X.shape[0]
         self.coef_, self.intercept_ = np.zeros(X.shape[1]), 0.0
         mistakes_per_pass = []

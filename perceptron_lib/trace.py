@@ -126,10 +126,7 @@ def training_trace(estimator: OnlineLinearClassifier, X: ArrayLike, y: ArrayLike
             f"VotedPerceptron), got {type(estimator).__name__}."
         )
     model = clone(estimator)
-    model._validate_params()
-    X, y = model._validate_training_data(X, y)
-    model._set_classes(y)
-    signed = model._signed_labels(y)
+    X, signed = model._prepare_fit(X, y)
     rng = check_random_state(model.random_state)
     eta = float(model.eta)
     w, b = np.zeros(X.shape[1]), 0.0

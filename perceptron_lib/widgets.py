@@ -23,13 +23,12 @@ import numpy as np
 from matplotlib.figure import Figure
 from numpy.typing import ArrayLike
 
+from ._drawing import _as_points, _positive_mask
 from .data import three_points_example
 from .plotting import (
     GATE_INPUTS,
     GATE_NAMES,
-    _as_points,
     _gate_targets,
-    _positive_mask,
     plot_boundary,
     plot_data,
     plot_margin_band,
