@@ -14,13 +14,14 @@ export PYDEVD_DISABLE_FILE_VALIDATION := 1
 export CHROMIUM ?= /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help book test lint unit notebooks build-check site chromium lab student bench clean
+.PHONY: help book test lint unit notebooks build-check site chromium lab execute student bench clean
 
 help:
 	@echo "make book   build the HTML book into $(BUILD)/html"
 	@echo "make test   lint, library tests, notebook checks, strict book build, site test"
 	@echo "make site   test the built site in headless Chromium (screenshots in $(BUILD)/screenshots)"
 	@echo "make lab    JupyterLab on the book's notebooks"
+	@echo "make execute  restart and run all, in place, every notebook (or NB=book/...ipynb)"
 	@echo "make student  students' copies of the chapters, solutions removed, in $(BUILD)/student"
 	@echo "make bench  time perceptron_lib against scikit-learn"
 	@echo "make clean  remove build outputs (keeps .venv)"
@@ -64,6 +65,15 @@ chromium:
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab book/
+
+# "Restart and run all" for authors: nbval compares only what was executed and
+# saved. Widget state is not stored: the web page shows static counterparts.
+execute: $(STAMP)
+	for notebook in $(or $(NB),$(NOTEBOOKS)); do \
+		$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+			--ExecutePreprocessor.store_widget_state=False $$notebook || exit 1; \
+		$(BIN)/python scripts/tidy_notebook.py $$notebook; \
+	done
 
 student: $(STAMP)
 	$(BIN)/python scripts/student_notebooks.py $(BUILD)/student $(NOTEBOOKS)
