@@ -739,5 +739,6 @@ def plot_unit_truth_table(
     ax.set_xticks([0, 1])
     ax.set_yticks([0, 1])
     _style_plane(ax)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, **LEGEND_STYLE)
+    # Below the axes, clear of the x1 label (two rows of ticks and label above it).
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, **LEGEND_STYLE)
     return ax
