@@ -1,9 +1,19 @@
-"""Shared pytest set-up: headless plotting, and `toc` importable from tests."""
+"""Shared pytest set-up: headless plotting, figures closed after each test, `toc` importable."""
 
 import sys
 from pathlib import Path
 
 import matplotlib
+import pytest
 
 matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    """Close every figure a test opened, so figures do not pile up across tests."""
+    yield
+    plt.close("all")

@@ -9,7 +9,13 @@ import numpy as np
 import pytest
 from matplotlib.animation import FuncAnimation
 
-from perceptron_lib import Perceptron, logic_gate, make_separable, training_trace
+from perceptron_lib import (
+    Perceptron,
+    lecture_notes_example,
+    logic_gate,
+    make_separable,
+    training_trace,
+)
 from perceptron_lib.animation import (
     animate_training,
     animation_html,
@@ -18,14 +24,7 @@ from perceptron_lib.animation import (
 )
 from perceptron_lib.plotting import plot_data
 
-LECTURE_X = np.array([[1.0, 3.0], [2.0, 3.0], [-3.0, 1.0], [1.0, -1.0]])
-LECTURE_Y = np.array([1, -1, 1, -1])
-
-
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
+LECTURE_X, LECTURE_Y = lecture_notes_example()
 
 
 @pytest.fixture(scope="module")

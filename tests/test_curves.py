@@ -10,12 +10,6 @@ from perceptron_lib.curves import plot_error_curve, plot_loss_profile, plot_run_
 from perceptron_lib.experiments import ErrorCurve, OrderingResult
 
 
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
-
-
 def test_error_curve_draws_both_errors_against_passes():
     curve = ErrorCurve(
         np.arange(1, 5), np.array([0.4, 0.2, 0.1, 0.0]), np.array([0.5, 0.3, 0.2, 0.3])

@@ -30,12 +30,6 @@ TRUE_W, TRUE_B = np.array([1.0, 2.0]), 0.3
 Y = np.where(X @ TRUE_W + TRUE_B > 0, 1, -1)
 
 
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
-
-
 def new_axes():
     _, ax = plt.subplots()
     return ax

@@ -11,6 +11,7 @@ from perceptron_lib import (
     AveragedPerceptron,
     BatchPerceptron,
     Perceptron,
+    lecture_notes_example,
     logic_gate,
     margin,
     three_points_example,
@@ -25,14 +26,7 @@ from perceptron_lib.widgets import (
     training_explorer,
 )
 
-LECTURE_X = np.array([[1.0, 3.0], [2.0, 3.0], [-3.0, 1.0], [1.0, -1.0]])
-LECTURE_Y = np.array([1, -1, 1, -1])
-
-
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
+LECTURE_X, LECTURE_Y = lecture_notes_example()
 
 
 def controls(explorer):
