@@ -157,7 +157,11 @@ def _view_corners(ax: Axes) -> NDArray[np.float64]:
 
 
 def _clip_half_plane(polygon: NDArray[np.float64], w: ArrayLike, b: float) -> NDArray[np.float64]:
-    """Return the part of a convex polygon where ``w . x + b >= 0``.
+    """Return the part of a convex polygon on the positive side of ``w . x + b = 0``.
+
+    That is the closure of the part where ``w . x + b > 0``: as an area to
+    shade it is the same set; the boundary line itself, where the classifier
+    predicts -1, is drawn on top by the caller.
 
     One step of Sutherland-Hodgman clipping: keep the vertices on the positive
     side and add the points where an edge crosses the line.

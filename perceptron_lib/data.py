@@ -226,7 +226,9 @@ def logic_gate(name: str, n_inputs: int = 2) -> tuple[NDArray[np.float64], Label
     ``X`` holds every input in {0,1}^n (``2**n_inputs`` rows, truth-table
     order) and ``y`` is +1 where the gate outputs true, -1 where false. With
     more than two inputs, "xor" is the parity function (true for an odd number
-    of ones). All gates but xor are linearly separable.
+    of ones). "and", "or", "nand" and "nor" are linearly separable for every
+    number of inputs; "xor" is not for two or more inputs, but with one input
+    it is the input itself, which one unit computes.
 
     Parameters
     ----------
@@ -263,9 +265,13 @@ def logic_gate(name: str, n_inputs: int = 2) -> tuple[NDArray[np.float64], Label
 def at_least_m_of_n(m: int, n: int) -> tuple[NDArray[np.float64], Labels]:
     """All of {0,1}^n, labelled +1 where at least ``m`` of the ``n`` inputs are 1.
 
-    A linear threshold unit represents it with all weights 1 and threshold
-    ``m``: ``x_1 + ... + x_n >= m`` (McCulloch and Pitts 1943). ``m = n`` is
-    AND and ``m = 1`` is OR.
+    The labels are computed by the linear threshold unit that represents the
+    function (McCulloch and Pitts 1943), with the course's one convention: all
+    weights 1 and bias ``b = -(m - 1/2)``, that is threshold ``m - 1/2``, and
+    the unit fires (+1) exactly when its activation
+    ``a = x_1 + ... + x_n - (m - 1/2)`` is positive, ``a > 0``. The threshold
+    sits halfway between two possible sums, so no input has ``a = 0``.
+    ``m = n`` is AND and ``m = 1`` is OR.
 
     Parameters
     ----------
@@ -279,7 +285,7 @@ def at_least_m_of_n(m: int, n: int) -> tuple[NDArray[np.float64], Labels]:
     X : ndarray of shape (2**n, n)
         All 0/1 inputs in truth-table order.
     y : ndarray of shape (2**n,)
-        +1 where ``sum(x) >= m``.
+        +1 where ``sum(x) - (m - 1/2) > 0``, that is where ``sum(x)`` is at least ``m``.
 
     Examples
     --------
@@ -293,7 +299,8 @@ def at_least_m_of_n(m: int, n: int) -> tuple[NDArray[np.float64], Labels]:
     if m > n:
         raise ValueError(f"m must be <= n, got m={m} > n={n}: no input has that many ones.")
     X = _all_inputs(n)
-    return X, _signs(X.sum(axis=1) >= m)
+    activation = X @ np.ones(n) - (m - 0.5)  # weights 1, bias -(m - 1/2)
+    return X, _signs(activation > 0)
 
 
 def make_xor(
@@ -303,8 +310,12 @@ def make_xor(
 
     The corners come in truth-table order, ``n_per_corner`` copies of each,
     each copy moved by independent Gaussian noise of standard deviation
-    ``noise``. With no noise, no line separates the classes (Minsky and
-    Papert 1969).
+    ``noise``. With no noise, no line separates the classes: the two positive
+    corners and the two negative ones are the two diagonals of the square, and
+    their midpoints coincide. This elementary fact is older than Minsky and
+    Papert (1969), whose theorems concern more: the limits of order- and
+    diameter-limited perceptrons on predicates such as parity and
+    connectedness.
 
     Parameters
     ----------

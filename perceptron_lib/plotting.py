@@ -139,9 +139,11 @@ def plot_boundary(
 
     The line is clipped to the current axes limits (draw the data first, so
     that the limits are those of the data), the positive half plane
-    ``w . x + b >= 0`` is shaded, and ``w`` is drawn as an arrow from the
-    point of the boundary nearest the origin (or from the middle of the
-    visible part of the boundary when that point is out of view). The arrow
+    ``w . x + b > 0`` is shaded (the line itself, where the activation is 0,
+    is predicted -1 by the course's convention: it is drawn, not shaded), and
+    ``w`` is drawn as an arrow from the point of the boundary nearest the
+    origin (or from the middle of the visible part of the boundary when that
+    point is out of view). The arrow
     shows the direction of ``w``, not its length: its length is a quarter of
     the view, because scaling ``w`` does not move the boundary.
 
@@ -311,24 +313,38 @@ def plot_margin_band(
 
 
 def plot_projections(
-    w: ArrayLike, X: ArrayLike, ax: Axes | None = None, *, b: float = 0.0
+    w: ArrayLike,
+    X: ArrayLike,
+    ax: Axes | None = None,
+    *,
+    b: float | None = None,
+    name: str = "w",
 ) -> Axes:
-    """Draw each point's projection onto the direction of ``w``.
+    """Draw each point's projection onto the direction of ``w``, and ``w`` to scale.
 
     The projection of ``x`` is the point ``(w . x / ||w||) u`` on the line
     through the origin along ``u = w / ||w||``; its signed length
-    ``w . x / ||w||`` is what a linear classifier compares with the threshold
-    ``-b / ||w||``, the place (marked) where the boundary crosses that line.
-    Points whose projection lands beyond the mark are classified positive.
-    If the axes hold no data yet, the points are drawn in grey.
+    ``w . x / ||w||`` is what a linear classifier compares with
+    ``-b / ||w||``, the signed distance from the origin at which the boundary
+    crosses that line. ``w`` is drawn as an arrow from the origin at its true
+    length (equal aspect), labelled ``name``. If a bias ``b`` is given, the
+    crossing is marked: points whose projection lands beyond the mark (on the
+    side ``w`` points to) have a positive activation and are predicted +1; a
+    projection exactly on the mark has activation 0 and is predicted -1. If the
+    axes hold no data yet, the points are drawn in grey.
 
     Parameters
     ----------
     w : array-like of shape (2,), not zero
     X : array-like of shape (n_samples, 2)
     ax : matplotlib Axes, optional
-    b : float, default 0.0
-        The bias, which sets the threshold mark.
+    b : float, optional
+        The bias of a classifier with weights ``w``; if given, the place where
+        its boundary crosses the line along ``w`` is marked. Without it only
+        the projections are drawn (a dot product needs no boundary).
+    name : str, default "w"
+        The vector's name, drawn in bold maths at the arrow's tip (``"u"`` for
+        the projection of ``v`` on ``u``).
 
     Returns
     -------
@@ -339,7 +355,7 @@ def plot_projections(
     The source's example: u = (0.8, 0.6) and v = (0.37, 0.73) projects to length 0.734.
 
     >>> import matplotlib.pyplot as plt
-    >>> ax = plot_projections([0.8, 0.6], [[0.37, 0.73]])
+    >>> ax = plot_projections([0.8, 0.6], [[0.37, 0.73]], name="u")
     >>> feet = next(c for c in ax.collections if c.get_label() == "projections")
     >>> np.round(np.asarray(feet.get_offsets()), 4).tolist()
     [[0.5872, 0.4404]]
@@ -347,20 +363,22 @@ def plot_projections(
     """
     w = _as_vector(w)
     X = _as_points(X)
-    b = _as_scalar(b)
+    if b is not None:
+        b = _as_scalar(b)
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"name must be a non-empty string, got {name!r}.")
     norm = _nonzero_norm(w, "plot_projections")
     unit = w / norm
     lengths = X @ unit
     feet = lengths[:, None] * unit
-    threshold = -b / norm * unit
     ax = _get_axes(ax)
     if not ax.has_data():
         ax.scatter(X[:, 0], X[:, 1], s=35, color="0.3", zorder=3, label="points")
-    _show_points(ax, np.vstack([X, feet, threshold, [0.0, 0.0]]))
-    xlim, ylim = _view(ax)
-    # The arrow of w from the origin is a quarter of the view long; make room for it.
-    arrow = 0.25 * min(np.ptp(xlim), np.ptp(ylim)) * unit
-    _show_points(ax, arrow[None, :])
+    shown = [X, feet, [[0.0, 0.0]], w[None, :]]  # w is drawn to scale from the origin
+    if b is not None:
+        crossing = -b / norm * unit
+        shown.append(crossing[None, :])
+    _show_points(ax, np.vstack(shown))
     xlim, ylim = _view(ax)
     # The line along w through the origin is the line whose normal is w turned by 90 degrees.
     axis_line = _line_in_view([-unit[1], unit[0]], 0.0, xlim, ylim)
@@ -373,17 +391,18 @@ def plot_projections(
         autolim=False,
     )
     ax.scatter(feet[:, 0], feet[:, 1], s=22, color="black", zorder=4, label="projections")
-    ax.scatter(
-        [threshold[0]],
-        [threshold[1]],
-        s=70,
-        marker="D",
-        facecolors="white",
-        edgecolors="black",
-        zorder=4,
-        label=r"$\mathbf{w}\cdot\mathbf{x} + b = 0$",
-    )
-    _draw_arrow(ax, [0.0, 0.0], arrow, color="black", label=r"$\mathbf{w}$")
+    if b is not None:
+        ax.scatter(
+            [crossing[0]],
+            [crossing[1]],
+            s=70,
+            marker="D",
+            facecolors="white",
+            edgecolors="black",
+            zorder=4,
+            label=r"boundary crosses, at $-b/\|\mathbf{" + name + r"}\|$",
+        )
+    _draw_arrow(ax, [0.0, 0.0], w, color="black", label=r"$\mathbf{" + name + "}$")
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     _style_plane(ax)
@@ -655,7 +674,7 @@ def plot_unit_truth_table(
 ) -> Axes:
     """Draw a two-input threshold unit on the four inputs of {0, 1}^2.
 
-    The unit fires (outputs 1) when ``w . x + b > 0``, that is when
+    The unit fires (outputs +1) when ``w . x + b > 0``, that is when
     ``w1 x1 + w2 x2`` exceeds the threshold ``theta = -b``: the same rule as the
     estimators' ``predict``, so a unit drawn here and a fitted model agree on
     every input, even one that lies exactly on the boundary. Each input is
@@ -706,15 +725,15 @@ def plot_unit_truth_table(
         ax.text(
             0.5,
             0.98,
-            f"w = 0: the output is {int(b > 0)} for every input",
+            f"w = 0: the output is {+1 if b > 0 else -1:+d} for every input",
             transform=ax.transAxes,
             ha="center",
             va="top",
             fontsize="small",
         )
     for mask, style, label in (
-        (~fires, NEGATIVE_STYLE, "output 0"),
-        (fires, POSITIVE_STYLE, "output 1"),
+        (~fires, NEGATIVE_STYLE, "silent, output -1"),
+        (fires, POSITIVE_STYLE, "fires, output +1"),
     ):
         if mask.any():
             ax.scatter(

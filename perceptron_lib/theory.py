@@ -5,8 +5,11 @@ set, not about learning. These are the quantities of the perceptron's
 convergence theorem (Block 1962, Novikoff 1962): the radius ``R`` of the data,
 the margin ``gamma`` of a separator, the bound ``(R / gamma)^2`` on the number
 of mistakes, and two questions about a data set: is it linearly separable at
-all (an exact linear program), and what is the largest margin any separator
-achieves (the hard-margin support vector machine, Cortes and Vapnik 1995).
+all (a linear program, exact up to the solver's tolerance), and what is the
+largest margin any separator achieves (the optimal-margin hyperplane of Vapnik
+and Lerner 1963, which Boser, Guyon and Vapnik 1992 kernelised into the
+hard-margin support vector machine; Cortes and Vapnik 1995 added the soft
+margin for data that are not separable).
 
 Labels are always ``-1`` and ``+1``. No function modifies its arguments.
 """
@@ -128,7 +131,8 @@ def signed_distance(w: ArrayLike, b: float, X: ArrayLike) -> NDArray[np.float64]
 
     The distance is ``(w . x + b) / ||w||``: positive on the side ``w`` points
     to (where the classifier predicts +1), negative on the other side, zero on
-    the boundary. Scaling ``(w, b)`` by ``c > 0`` changes no distance.
+    the boundary (where the activation is 0 and the classifier predicts -1, as
+    on the negative side). Scaling ``(w, b)`` by ``c > 0`` changes no distance.
 
     Parameters
     ----------
@@ -244,11 +248,12 @@ def mistake_bound(
     passes it makes and in whatever order the examples come.
 
     The perceptron *with* a bias is the perceptron without bias run on lifted
-    examples ``z_i = (x_i, 1)``, with lifted weights ``(w, b)``. So with
-    ``fit_intercept=True`` (the default) this function folds the bias into the
-    lifted vectors: ``R`` is the lifted radius ``max_i ||(x_i, 1)||`` and
-    ``gamma`` is the lifted margin of the *given* separator,
-    ``min_i y_i (w . x_i + b) / ||(w, b)||``. Both differ from the radius and
+    examples ``z_i = (1, x_i)``, with lifted weights ``(b, w)``: the constant
+    feature first, as :func:`perceptron_lib.features.add_constant_feature`
+    puts it. So with ``fit_intercept=True`` (the default) this function folds
+    the bias into the lifted vectors: ``R`` is the lifted radius
+    ``max_i ||(1, x_i)||`` and ``gamma`` is the lifted margin of the *given*
+    separator, ``min_i y_i (w . x_i + b) / ||(b, w)||``. Both differ from the radius and
     the geometric margin in the original space. With ``fit_intercept=False``
     the bound is the one for the perceptron without bias: ``b`` must be 0,
     ``R = radius(X)`` and ``gamma = margin(w, 0, X, y)``.
@@ -316,8 +321,11 @@ def mistake_bound(
 def is_linearly_separable(X: ArrayLike, y: ArrayLike) -> bool:
     """Whether some hyperplane ``w . x + b = 0`` puts every example on its correct side.
 
-    An exact test: it asks a linear program (scipy's HiGHS solver) whether the
-    constraints ``y_i (w . x_i + b) >= 1`` for all ``i`` are feasible.
+    The test asks a linear program (scipy's HiGHS solver) whether the
+    constraints ``y_i (w . x_i + b) >= 1`` for all ``i`` are feasible. The
+    reduction below is exact; the answer is exact up to the solver's
+    feasibility tolerance (about 1e-7), so data that are separable only by a
+    margin at that scale, or that miss it by that much, can be misjudged.
 
     Why ``>= 1`` rather than ``> 0``: if some ``(w, b)`` separates strictly,
     ``y_i (w . x_i + b) > 0`` for all ``i``, then on finitely many examples the
@@ -391,7 +399,10 @@ class MaxMarginResult(NamedTuple):
 def max_margin(X: ArrayLike, y: ArrayLike) -> MaxMarginResult:
     """The largest geometric margin of any hyperplane on ``(X, y)``, and that hyperplane.
 
-    This is the hard-margin support vector machine (Cortes and Vapnik 1995):
+    This is the optimal-margin hyperplane (Vapnik and Lerner 1963), the
+    problem the hard-margin support vector machine solves (Boser, Guyon and
+    Vapnik 1992, who also kernelised it; the soft margin is Cortes and Vapnik
+    1995):
     among all ``(w, b)`` with ``y_i (w . x_i + b) >= 1`` minimise ``||w||^2``.
     The constraints make every activation at least 1, so the margin of such a
     ``(w, b)`` is at least ``1 / ||w||``, and minimising ``||w||`` maximises

@@ -235,10 +235,10 @@ def test_ch01_right_gate_weights_pass(capsys, w, threshold, gate):
 
 
 def test_ch01_wrong_gate_weights_name_the_first_wrong_row():
-    with pytest.raises(ExerciseFailure, match=r"On input \(0, 1\) the unit fires") as failure:
+    with pytest.raises(ExerciseFailure, match=r"On input \(0, 1\) the unit outputs \+1") as fail:
         ch01.check_gate_weights([1.0, 1.0], 0.5, gate="and")
-    assert "AND(0, 1) = 0" in str(failure.value)
-    with pytest.raises(ExerciseFailure, match=r"On input \(1, 1\) the unit stays silent"):
+    assert "AND(0, 1) is false, so it should output -1" in str(fail.value)
+    with pytest.raises(ExerciseFailure, match=r"On input \(1, 1\) the unit outputs -1 \(silent"):
         # At w . x = threshold the unit does not fire: it needs to be above.
         ch01.check_gate_weights([1.0, 1.0], 2.0, gate="and")
 

@@ -348,7 +348,7 @@ def test_projections_land_on_the_w_axis_at_right_angles(b):
     np.testing.assert_allclose(feet @ w / np.linalg.norm(w), points @ w / np.linalg.norm(w))
     (segments,) = [c for c in ax.collections if isinstance(c, LineCollection)]
     assert len(segments.get_segments()) == len(points)
-    (mark,) = [c for c in scatters(ax) if "b = 0" in c.get_label()]
+    (mark,) = [c for c in scatters(ax) if c.get_label().startswith("boundary crosses")]
     mark = np.asarray(mark.get_offsets())[0]
     assert mark @ w + b == pytest.approx(0.0, abs=1e-12)
     assert inside_view(ax, np.vstack([points, feet, [mark]]))
@@ -359,6 +359,29 @@ def test_projections_reproduce_the_sources_example():
     (feet,) = [c for c in scatters(ax) if c.get_label() == "projections"]
     length = np.linalg.norm(feet.get_offsets()[0])
     assert length == pytest.approx(0.8 * 0.37 + 0.6 * 0.73)
+
+
+def test_projection_figure_names_its_vector_and_draws_it_to_scale():
+    # Fig. 2.1: the text is about u, so the arrow is labelled u, drawn at its
+    # true length from the origin, and without a bias there is no boundary to
+    # mark (the old figure had a meaningless "w.x + b = 0" legend entry).
+    u = np.array([0.8, 0.6])
+    ax = plot_projections(u, [[0.37, 0.73]], name="u")
+    (arrow,) = quivers(ax)
+    np.testing.assert_allclose([arrow.X[0], arrow.Y[0]], [0.0, 0.0])
+    np.testing.assert_allclose([arrow.U[0], arrow.V[0]], u)
+    assert [t.get_text() for t in ax.texts] == [r"$\mathbf{u}$"]
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert not any("b" in entry for entry in legend), legend
+    assert inside_view(ax, np.array([u]))
+
+
+def test_projection_arrow_is_to_scale_for_a_long_w_too():
+    w = np.array([-2.0, 1.0])
+    ax = plot_projections(w, X[:3], b=1.5)
+    (arrow,) = quivers(ax)
+    np.testing.assert_allclose([arrow.U[0], arrow.V[0]], w)
+    assert inside_view(ax, np.array([w]))
 
 
 def test_projections_reject_zero_w():
@@ -507,7 +530,7 @@ def test_unit_does_not_fire_exactly_at_the_threshold():
     # w1 x1 + w2 x2 = theta exactly on (0, 1) and (1, 0): like the estimators'
     # predict (activation > 0), the unit stays silent there.
     ax = plot_unit_truth_table([1, 1], -1.0, target=[0, 0, 0, 1])
-    (fires,) = [c for c in scatters(ax) if c.get_label() == "output 1"]
+    (fires,) = [c for c in scatters(ax) if c.get_label() == "fires, output +1"]
     assert sorted(map(tuple, fires.get_offsets())) == [(1, 1)]
     assert ax.get_title() == "target: 4 of 4 inputs right"
 
@@ -522,7 +545,7 @@ def test_truth_table_boxes_the_mismatches():
 def test_truth_table_with_zero_weights_says_the_output_is_constant():
     ax = plot_unit_truth_table([0, 0], 0.5)
     assert ax.get_lines() == []
-    assert any("output is 1 for every input" in t.get_text() for t in ax.texts)
+    assert any("output is +1 for every input" in t.get_text() for t in ax.texts)
 
 
 @pytest.mark.parametrize(

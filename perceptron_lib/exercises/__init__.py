@@ -30,13 +30,49 @@ import inspect
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ._values import describe, mismatch, size, unchanged
+from ._values import describe, mismatch, ordinal, size, unchanged
 
-__all__ = ["ExerciseFailure", "check_function", "check_value", "describe", "mismatch", "size"]
+__all__ = [
+    "ExerciseFailure",
+    "check_function",
+    "check_value",
+    "describe",
+    "diagnose",
+    "mismatch",
+    "ordinal",
+    "size",
+]
 
 # A hint may depend on the failing case: it is then a function of the case's
-# arguments (by name), the returned value and the expected value.
-Hint = str | Callable[[Mapping[str, Any], Any, Any], str | None] | None
+# arguments (by name), the returned value and the expected value, and returns
+# one hint, None, or a list of the diagnoses that fit this case (see check_function).
+Hint = str | Callable[[Mapping[str, Any], Any, Any], str | list[str] | None] | None
+
+
+def diagnose(got: Any, expected: Any, mistakes: Sequence[tuple[Any, str]]) -> list[str]:
+    """Return the hints of the suspected mistakes that reproduce ``got`` on this case.
+
+    Each mistake is ``(value, hint)``: ``value`` is what a function with that
+    mistake returns on the case (recomputed by the checker), ``hint`` what to
+    tell the student. A mistake fits when it changes the answer on this case
+    (its value is not ``expected``) and the student returned its value. Used
+    by hint functions, so that a hint is only ever given when it is confirmed
+    (see ``hint`` in :func:`check_function`).
+
+    Examples
+    --------
+    >>> w, x, b = [0.0, 0.0], [1.0, 1.0], -0.5
+    >>> expected = 0.0 * 1.0 + 0.0 * 1.0 + b
+    >>> diagnose(0, expected, [(0.0, "add b"), (int(expected), "no int()")])
+    ['add b', 'no int()']
+    >>> diagnose(-0.5, expected, [(0.0, "add b")])  # right: no diagnosis
+    []
+    """
+    return [
+        hint
+        for value, hint in mistakes
+        if mismatch(value, expected) is not None and mismatch(got, value) is None
+    ]
 
 
 class ExerciseFailure(AssertionError):
@@ -101,6 +137,7 @@ def _failure(
     reference_function: Callable,
     name: str,
     compare: Callable[[Any, Any], bool] | None,
+    returns: Sequence[str] | None = None,
 ) -> tuple[str, BaseException | None] | None:
     """Run one case; return ``(message, exception)`` if the student is wrong, else ``None``."""
     named = _bind(reference_function, case)
@@ -135,12 +172,17 @@ def _failure(
             "a new value (w = w + x) instead of changing the old one (w += x)."
         ), None
     if compare is None:
-        reason = mismatch(got, expected)
+        reason = mismatch(got, expected, returns)
     else:
         reason = None if compare(got, expected) else ""
     if reason is None:
         return None
-    detail = f" (it returned {reason})" if reason else ""
+    if not reason:
+        detail = ""
+    elif reason.startswith("the "):  # a full clause: "the second value, new_b, is wrong"
+        detail = f" ({reason})"
+    else:
+        detail = f" (it returned {reason})"
     return f"{call} returned {describe(got)} but should return {describe(expected)}{detail}.", None
 
 
@@ -162,11 +204,9 @@ def _changed_argument(
     return None
 
 
-def _hint_text(
-    hint: Hint, case: tuple | dict, student_function: Callable, reference_function: Callable
-) -> str | None:
-    if hint is None or isinstance(hint, str):
-        return hint
+def _hint_result(
+    hint: Callable, case: tuple | dict, student_function: Callable, reference_function: Callable
+) -> str | list[str] | None:
     named = _bind(reference_function, case) or {}
     try:
         got, _ = _call(student_function, case)
@@ -174,6 +214,28 @@ def _hint_text(
         return hint(named, got, expected)
     except Exception:  # nothing to diagnose (an exception, an odd value): no hint
         return None
+
+
+def _hint_text(
+    hint: Hint,
+    failing_cases: Sequence[tuple | dict],
+    student_function: Callable,
+    reference_function: Callable,
+) -> str | None:
+    if hint is None or isinstance(hint, str):
+        return hint
+    first = _hint_result(hint, failing_cases[0], student_function, reference_function)
+    if not isinstance(first, list | tuple | set):
+        return first  # one hint for the smallest failing case, as the hint function decided
+    # A list of the diagnoses that fit: keep those that fit every failing case,
+    # and give a hint only if exactly one is left.
+    fitting = set(first)
+    for case in failing_cases[1:]:
+        if not fitting:
+            break
+        result = _hint_result(hint, case, student_function, reference_function)
+        fitting &= set(result) if isinstance(result, list | tuple | set) else set()
+    return fitting.pop() if len(fitting) == 1 else None
 
 
 def check_function(
@@ -184,6 +246,7 @@ def check_function(
     name: str | None = None,
     compare: Callable[[Any, Any], bool] | None = None,
     hint: Hint = None,
+    returns: Sequence[str] | None = None,
 ) -> None:
     """Check ``student_function`` against ``reference_function`` on ``cases``.
 
@@ -211,8 +274,14 @@ def check_function(
         with a shape check (see :func:`mismatch`).
     hint : str or callable, optional
         Added to a failure message. A callable gets ``(arguments, got,
-        expected)`` of the failing case, with ``arguments`` a dict by
-        parameter name, and returns a hint or ``None``.
+        expected)`` of a failing case, with ``arguments`` a dict by parameter
+        name. It returns a hint or ``None`` for the smallest failing case; or,
+        better, the list of diagnoses that fit the case (see :func:`diagnose`):
+        then a hint is shown only if exactly one diagnosis fits *every*
+        failing case, so that a hint is never a guess.
+    returns : sequence of str, optional
+        Names of the values a function returns as a tuple, used to say which
+        one is wrong: "the second value, new_b, is wrong".
 
     Raises
     ------
@@ -249,7 +318,7 @@ def check_function(
             name = getattr(reference_function, "__name__", "your function")
     failures = []
     for case in sorted(cases, key=size):  # sorted() is stable: ties keep their order
-        failure = _failure(case, student_function, reference_function, name, compare)
+        failure = _failure(case, student_function, reference_function, name, compare, returns)
         if failure is not None:
             failures.append((case, *failure))
     if not failures:
@@ -257,7 +326,8 @@ def check_function(
         return
     case, message, error = failures[0]
     message += f"\n{len(failures)} of {len(cases)} checks failed; this is the smallest."
-    hint_text = _hint_text(hint, case, student_function, reference_function)
+    failing_cases = [failing_case for failing_case, *_ in failures]
+    hint_text = _hint_text(hint, failing_cases, student_function, reference_function)
     if hint_text:
         message += f"\nHint: {hint_text}"
     raise ExerciseFailure(message) from error

@@ -8,6 +8,7 @@ failure message reads like Python (``[1.0, 2.0]``, not ``array([1., 2.])``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from numbers import Integral, Real
 from typing import Any
 
@@ -26,8 +27,9 @@ def _plain(value: Any) -> Any:
     if isinstance(value, np.generic):
         return _plain(value.item())
     if isinstance(value, float):
-        # Round away binary noise (0.30000000000000004 -> 0.3) but keep 11.0 as 11.0.
-        return float(f"{value:.{SIGNIFICANT_DIGITS}g}")
+        # Round away binary noise (0.30000000000000004 -> 0.3) but keep 11.0 as 11.0;
+        # + 0.0 turns -0.0 into 0.0, which a student would never type.
+        return float(f"{value:.{SIGNIFICANT_DIGITS}g}") + 0.0
     if isinstance(value, list):
         return [_plain(item) for item in value]
     if isinstance(value, tuple):
@@ -52,6 +54,8 @@ def describe(value: Any) -> str:
     '0.3'
     >>> describe(-np.inf)
     '-inf'
+    >>> describe(-0.0)
+    '0.0'
     >>> describe(np.zeros((50, 2)))
     'an array of shape (50, 2) starting [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0], ...]'
     """
@@ -112,14 +116,17 @@ def _shape_of(value: Any) -> tuple[int, ...] | None:
         return None
 
 
-def mismatch(got: Any, expected: Any) -> str | None:
+def mismatch(got: Any, expected: Any, names: Sequence[str] | None = None) -> str | None:
     """Return why ``got`` is not ``expected``, or ``None`` when it is right.
 
     Exact equality for integers, booleans and strings; ``np.isclose`` for
     floats (``inf`` equals ``inf``, ``nan`` equals ``nan``); for arrays and
     lists the shapes must agree and then the elements, by ``np.allclose`` (or
     exactly for integer and boolean arrays). Tuples and dicts are compared item
-    by item. An empty string means wrong with nothing more to say.
+    by item. An empty string means wrong with nothing more to say. A reason that
+    starts with ``"the "`` is a full clause (``"the second value is wrong"``);
+    any other reason describes the returned value (``"a str where ..."``).
+    ``names`` names the values of an expected tuple, for the message.
 
     Examples
     --------
@@ -131,6 +138,8 @@ def mismatch(got: Any, expected: Any) -> str | None:
     ''
     >>> mismatch("and", 1)
     'a str where a number was expected'
+    >>> mismatch((1.0, 2.0), (1.0, 3.0), names=("new_w", "new_b"))
+    'the second value, new_b, is wrong'
     """
     if expected is None:
         return None if got is None else ""
@@ -143,7 +152,7 @@ def mismatch(got: Any, expected: Any) -> str | None:
     if _is_scalar_number(expected) and not isinstance(expected, np.ndarray):
         return _scalar_mismatch(got, expected)
     if isinstance(expected, tuple):
-        return _sequence_mismatch(got, expected)
+        return _sequence_mismatch(got, expected, names)
     if isinstance(expected, dict):
         return _dict_mismatch(got, expected)
     if isinstance(expected, np.ndarray | list) and _is_numeric_array(expected):
@@ -182,7 +191,29 @@ def _array_mismatch(got: Any, expected: np.ndarray) -> str | None:
     return None if np.allclose(got, expected, equal_nan=True) else ""
 
 
-def _sequence_mismatch(got: Any, expected: tuple | list) -> str | None:
+def _because(reason: str) -> str:
+    if not reason:
+        return ""
+    return f": {reason}" if reason.startswith("the ") else f": it is {reason}"
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def ordinal(position: int) -> str:
+    """Return ``"first"``, ``"second"``, ... for ``position`` 0, 1, ... (``"number 10"`` later).
+
+    Examples
+    --------
+    >>> ordinal(1)
+    'second'
+    """
+    return _ORDINALS[position] if position < len(_ORDINALS) else f"number {position + 1}"
+
+
+def _sequence_mismatch(
+    got: Any, expected: tuple | list, names: Sequence[str] | None = None
+) -> str | None:
     if not isinstance(got, tuple | list | np.ndarray):
         return f"a {type(got).__name__} where {len(expected)} values were expected"
     if len(got) != len(expected):
@@ -190,7 +221,9 @@ def _sequence_mismatch(got: Any, expected: tuple | list) -> str | None:
     for position, (got_item, expected_item) in enumerate(zip(got, expected, strict=True)):
         reason = mismatch(got_item, expected_item)
         if reason is not None:
-            return f"value {position} is wrong" + (f": {reason}" if reason else "")
+            name = f", {names[position]}," if names and position < len(names) else ""
+            # A full clause, so that it reads on its own: "the second value, new_b, is wrong".
+            return f"the {ordinal(position)} value{name} is wrong" + _because(reason)
     return None
 
 
@@ -202,7 +235,7 @@ def _dict_mismatch(got: Any, expected: dict) -> str | None:
     for key, expected_item in expected.items():
         reason = mismatch(got[key], expected_item)
         if reason is not None:
-            return f"the value for {key!r} is wrong" + (f": {reason}" if reason else "")
+            return f"the value for {key!r} is wrong" + _because(reason)
     return None
 
 

@@ -1,12 +1,14 @@
 """Checks for the exercises of chapter 1, the neuron model.
 
 A unit with weights ``w`` and bias ``b`` computes the activation
-``a = w . x + b`` and fires (predicts +1) when ``a > 0``. Written with a
-threshold ``theta = -b``: it fires when ``w . x > theta``.
+``a = w . x + b`` and fires (predicts +1) when ``a > 0``; otherwise, also at
+``a = 0``, it predicts -1. Written with a threshold ``theta = -b``: it fires
+when ``w . x > theta``.
 """
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import re
 from collections.abc import Callable, Mapping
@@ -17,7 +19,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from .._loops import activation as _library_activation
 from ..data import at_least_m_of_n, logic_gate
-from . import ExerciseFailure, check_function, describe
+from . import ExerciseFailure, check_function, describe, diagnose
 
 __all__ = ["check_activation", "check_gate_weights", "check_prediction"]
 
@@ -48,24 +50,57 @@ def _reference_prediction(w: ArrayLike, x: ArrayLike, b: float) -> int:
     return 1 if _reference_activation(w, x, b) > 0 else -1
 
 
-def _activation_hint(arguments: Mapping[str, Any], got: Any, expected: float) -> str | None:
-    dot = float(np.dot(arguments["w"], arguments["x"]))
-    b = float(arguments["b"])
-    if b != 0 and np.isclose(float(got), dot):
-        return "this is w . x without the bias: add b."
-    if b != 0 and np.isclose(float(got), dot - b):
-        return "the bias is added to w . x, not subtracted."
-    if float(got) in (1.0, -1.0) and expected not in (1.0, -1.0):
-        return "return the activation itself (a number), not the unit's prediction."
-    return None
+def _activation_hint(arguments: Mapping[str, Any], got: Any, expected: float) -> list[str]:
+    # Each suspected mistake is recomputed on the case; check_function shows a
+    # hint only if exactly one of them explains every failing case.
+    w, x, b = arguments["w"], arguments["x"], float(arguments["b"])
+    dot = float(np.dot(w, x))
+    return diagnose(
+        got,
+        expected,
+        [
+            (dot, "this is w . x without the bias: add b."),
+            (dot - b, "the bias is added to w . x, not subtracted."),
+            (
+                _reference_prediction(w, x, b),
+                "return the activation itself (a number), not the unit's prediction.",
+            ),
+            (
+                float(int(expected)),
+                "the activation is a real number: do not cut it to an integer with int(...).",
+            ),
+            (
+                float(round(expected)),
+                "the activation is a real number: do not round it.",
+            ),
+        ],
+    )
 
 
-def _prediction_hint(arguments: Mapping[str, Any], got: Any, expected: int) -> str | None:
-    if _reference_activation(**arguments) == 0 and got == 1:
-        return "at an activation of exactly 0 the unit does not fire: +1 needs a > 0."
-    if isinstance(got, bool | np.bool_) or got == 0:
-        return "predict +1 or -1 (not True/False or 1/0)."
-    return None
+_BIAS_IN_PREDICTION = "the unit compares the activation a = w . x + b (bias added) with 0."
+
+
+def _prediction_hint(arguments: Mapping[str, Any], got: Any, expected: int) -> list[str]:
+    w, x, b = arguments["w"], arguments["x"], float(arguments["b"])
+    a = _reference_activation(w, x, b)
+    dot = float(np.dot(w, x))
+    hints = diagnose(
+        got,
+        expected,
+        [
+            (
+                1 if a >= 0 else -1,
+                "at an activation of exactly 0 the unit does not fire: +1 needs a > 0.",
+            ),
+            # On a prediction these two mistakes often look alike: one hint for both.
+            (1 if dot > 0 else -1, _BIAS_IN_PREDICTION),
+            (1 if dot - b > 0 else -1, _BIAS_IN_PREDICTION),
+            (a, "return the prediction, +1 or -1, not the activation."),
+        ],
+    )
+    if isinstance(got, bool | np.bool_) or (got == 0 and expected == -1):
+        hints.append("predict +1 or -1 (not True/False or 1/0).")
+    return hints
 
 
 def check_activation(activation: Callable[[ArrayLike, ArrayLike, float], float]) -> None:
@@ -118,26 +153,65 @@ def check_prediction(predict: Callable[[ArrayLike, ArrayLike, float], int]) -> N
 # -- weights for a gate, chosen by hand ------------------------------------------
 
 
+_GATE_CHOICES = (
+    "'and', 'or', 'nand', 'nor', 'xor', 'at_least_M_of_N' (fires when at least M of "
+    "the N inputs are 1, e.g. 'at_least_2_of_3') or a function of the bits"
+)
+
+
 def _truth_table(
     gate: str | Callable[..., Any], n_inputs: int
 ) -> tuple[NDArray[np.int_], NDArray[np.bool_], str]:
-    """Return the input rows, the target output (True = 1) and a display name."""
+    """Return the input rows, the target output (True = fires) and a display name."""
     if callable(gate):
+        _check_gate_arity(gate, n_inputs)
         X = np.array(list(itertools.product((0, 1), repeat=n_inputs)), dtype=int)
         target = np.array([bool(gate(*row)) for row in X.tolist()])
         name = getattr(gate, "__name__", "<lambda>")
         return X, target, "your gate" if name == "<lambda>" else name
     if not isinstance(gate, str):
-        raise TypeError(f"gate must be a name such as 'and' or a function, got {gate!r}.")
-    at_least = re.fullmatch(r"at_least_(\d+)", gate.lower())
+        raise TypeError(f"gate must be one of {_GATE_CHOICES}; got {gate!r}.")
+    at_least = re.fullmatch(r"at_least_(\d+)(?:_of_(\d+))?", gate.lower())
     if at_least:
         m = int(at_least.group(1))
+        if at_least.group(2) is not None and int(at_least.group(2)) != n_inputs:
+            n = int(at_least.group(2))
+            raise ExerciseFailure(
+                f"The gate {gate!r} has {n} inputs, so it needs {n} weights; you gave {n_inputs}."
+            )
+        if m > n_inputs:
+            raise ExerciseFailure(
+                f"At least {m} of {n_inputs} inputs can never be 1: give {m} or more weights."
+            )
         X, y = at_least_m_of_n(m, n_inputs)
         name = f"at-least-{m}-of-{n_inputs}"
     else:
-        X, y = logic_gate(gate.lower(), n_inputs)
+        try:
+            X, y = logic_gate(gate.lower(), n_inputs)
+        except ValueError:
+            raise ValueError(f"Unknown gate {gate!r}; choose one of {_GATE_CHOICES}.") from None
         name = gate.upper()
     return np.asarray(X, dtype=int), np.asarray(y) > 0, name
+
+
+def _check_gate_arity(gate: Callable[..., Any], n_inputs: int) -> None:
+    """A gate function of three bits cannot be computed by a unit with two weights."""
+    try:
+        parameters = inspect.signature(gate).parameters.values()
+    except (TypeError, ValueError):  # a builtin without a signature: just try it
+        return
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters):
+        return
+    n_bits = sum(p.default is p.empty for p in parameters)
+    if n_bits != n_inputs:
+        raise ExerciseFailure(
+            f"The gate takes {n_bits} input{'s' if n_bits != 1 else ''}, so the unit needs "
+            f"{n_bits} weight{'s' if n_bits != 1 else ''}; you gave {n_inputs}."
+        )
+
+
+def _output(fires: bool) -> str:
+    return "+1 (fires)" if fires else "-1 (silent)"
 
 
 def check_gate_weights(
@@ -145,27 +219,31 @@ def check_gate_weights(
 ) -> None:
     """Check hand-chosen weights and threshold of a unit against a truth table.
 
-    The unit fires (outputs 1) on a 0/1 input row ``x`` when
-    ``w . x > threshold``, i.e. when ``w . x + b > 0`` with ``b = -threshold``.
-    Every input row is tried in order; the first row where the unit's output
-    differs from the gate's is reported.
+    The inputs are bits, 0 or 1. The unit outputs +1 (fires) on an input row
+    ``x`` when ``w . x > threshold``, that is when its activation
+    ``w . x + b`` with ``b = -threshold`` is positive, and -1 otherwise
+    (also when ``w . x`` equals the threshold). It computes the gate when it
+    outputs +1 exactly on the rows where the gate is true. Every row is tried
+    in order; the first row where the unit is wrong is reported.
 
     Parameters
     ----------
     w : array-like of shape (n_inputs,)
-        The weights; their number sets the number of inputs.
+        The weights; their number must be the gate's number of inputs.
     threshold : float
         The unit fires when ``w . x`` is strictly above it.
     gate : str or callable, default "and"
-        ``"and"``, ``"or"``, ``"nand"``, ``"nor"``, ``"xor"``, or
-        ``"at_least_M"`` (fires when at least ``M`` inputs are 1); or a function
-        of the ``n_inputs`` bits returning true or false, such as
+        ``"and"``, ``"or"``, ``"nand"``, ``"nor"`` or ``"xor"`` of as many
+        inputs as there are weights; ``"at_least_M_of_N"`` (true when at least
+        ``M`` of the ``N`` inputs are 1; ``"at_least_M"`` takes ``N`` from the
+        weights); or a function of the bits returning true or false, such as
         ``lambda x1, x2, x3: x1 and not x2 and x3``.
 
     Raises
     ------
     perceptron_lib.exercises.ExerciseFailure
-        On the first input row where the unit's output is wrong.
+        On the first input row where the unit's output is wrong, or if the
+        number of weights is not the gate's number of inputs.
 
     Examples
     --------
@@ -174,8 +252,9 @@ def check_gate_weights(
     >>> check_gate_weights([1.0, 1.0], 0.5, gate="and")
     Traceback (most recent call last):
     ...
-    perceptron_lib.exercises.ExerciseFailure: On input (0, 1) the unit fires
-    (w . x = 1.0 is above the threshold 0.5), but AND(0, 1) = 0.
+    perceptron_lib.exercises.ExerciseFailure: On input (0, 1) the unit outputs +1 (fires)
+    (w . x = 1.0 is above the threshold 0.5), but AND(0, 1) is false,
+    so it should output -1 (silent).
     """
     w = np.asarray(w, dtype=float)
     if w.ndim != 1 or w.size == 0:
@@ -189,14 +268,15 @@ def check_gate_weights(
             bits = ", ".join(str(bit) for bit in row.tolist())
             comparison = "above" if fires else "not above"
             message = (
-                f"On input ({bits}) the unit {'fires' if fires else 'stays silent'} "
+                f"On input ({bits}) the unit outputs {_output(fires)} "
                 f"(w . x = {describe(total)} is {comparison} the threshold "
-                f"{describe(threshold)}), but {name}({bits}) = {int(wanted)}."
+                f"{describe(threshold)}), but {name}({bits}) is "
+                f"{'true' if wanted else 'false'}, so it should output {_output(wanted)}."
             )
-            if isinstance(gate, str) and gate.lower() == "xor":
+            if isinstance(gate, str) and gate.lower() == "xor" and w.size >= 2:
                 message += (
-                    "\nHint: no weights and threshold work for XOR: see why in the "
-                    "chapter (and the proof in chapter 7)."
+                    "\nHint: no weights and threshold work for XOR of two or more inputs: "
+                    "see the theorem 'No single unit computes XOR' and its proof in chapter 1."
                 )
             raise ExerciseFailure(message)
     print(f"All {len(X)} rows of the truth table of {name} are right.")

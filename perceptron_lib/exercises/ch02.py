@@ -15,7 +15,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..theory import margin as _library_margin
 from ..theory import signed_distance as _library_signed_distance
-from . import check_function
+from . import check_function, diagnose, mismatch
 
 __all__ = ["check_margin", "check_projection", "check_signed_distance"]
 
@@ -25,10 +25,26 @@ def _reference_projection(v: ArrayLike, u: ArrayLike) -> float:
     return float(np.dot(v, u) / np.linalg.norm(u))
 
 
-def _projection_hint(arguments: Mapping[str, Any], got: Any, expected: float) -> str | None:
-    if np.isclose(float(got), float(np.dot(arguments["v"], arguments["u"]))):
-        return "that is v . u; divide by the length of u, so that only its direction counts."
-    return None
+def _projection_hint(arguments: Mapping[str, Any], got: Any, expected: float) -> list[str]:
+    v, u = np.asarray(arguments["v"], dtype=float), np.asarray(arguments["u"], dtype=float)
+    dot = float(v @ u)
+    return diagnose(
+        got,
+        expected,
+        [
+            (dot, "that is v . u; divide by the length of u, so that only its direction counts."),
+            (
+                dot / float(u @ u),
+                "that divides v . u by the squared length u . u; divide by the length "
+                "||u|| = sqrt(u . u) itself.",
+            ),
+            (
+                dot / float(np.linalg.norm(v)) if np.any(v) else np.nan,
+                "divide by the length of u (the direction projected onto), not of v.",
+            ),
+            (abs(expected), "keep the sign: a v that points away from u projects negatively."),
+        ],
+    )
 
 
 def check_projection(project: Callable[[ArrayLike, ArrayLike], float]) -> None:
@@ -60,16 +76,29 @@ def _reference_signed_distance(w: ArrayLike, b: float, X: ArrayLike) -> NDArray[
     return _library_signed_distance(w, b, X)
 
 
-def _distance_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> str | None:
+def _distance_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> list[str]:
     w, b, X = (np.asarray(arguments[key], dtype=float) for key in ("w", "b", "X"))
     activations = X @ w + b
-    if np.shape(got) == activations.shape and np.allclose(got, activations):
-        return "those are the activations w . x + b; divide them by the length of w."
-    if np.shape(got) == activations.shape and np.allclose(got, np.abs(expected)):
-        return "keep the sign: points on the side w points away from are negative."
+    norm = float(np.linalg.norm(w))
     if np.shape(got) != activations.shape:
-        return "return one distance per row of X, an array of shape (n_samples,)."
-    return None
+        return ["return one distance per row of X, an array of shape (n_samples,)."]
+    return diagnose(
+        got,
+        expected,
+        [
+            (activations, "those are the activations w . x + b; divide them by the length of w."),
+            (
+                activations / norm**2,
+                "that divides by the squared length w . w; divide by ||w|| = sqrt(w . w).",
+            ),
+            (
+                np.abs(expected),
+                "keep the sign: points on the side w points away from are negative.",
+            ),
+            ((X @ w) / norm, "the bias is missing: the distance is (w . x + b) / ||w||."),
+            ((X @ w - b) / norm, "the bias is added to w . x, not subtracted."),
+        ],
+    )
 
 
 def check_signed_distance(
@@ -109,20 +138,48 @@ def _reference_margin(w: ArrayLike, b: float, X: ArrayLike, y: ArrayLike) -> flo
     return _library_margin(w, b, X, y)
 
 
-def _margin_hint(arguments: Mapping[str, Any], got: Any, expected: float) -> str | None:
+_NOT_SEPARATING = (
+    "some point is on the wrong side or exactly on the boundary (y (w . x + b) <= 0), "
+    "so (w, b) does not separate the data: the margin is -inf."
+)
+
+
+def _margin_hint(arguments: Mapping[str, Any], got: Any, expected: float) -> list[str]:
     w, b, X, y = (np.asarray(arguments[key], dtype=float) for key in ("w", "b", "X", "y"))
-    scores = y * (X @ w + b)
-    if expected == -np.inf:
-        if not np.any(w):
-            return "w = 0 is no boundary at all: its margin is -inf."
-        if np.any(scores == 0):
-            return "a point on the boundary is not on its correct side: the margin is -inf."
-        return "some point is on the wrong side, so (w, b) does not separate: return -inf."
-    if np.isclose(float(got), scores.min()):
-        return "that is the smallest y (w . x + b); divide it by the length of w."
-    if np.isclose(float(got), np.min(np.abs(X @ w + b)) / np.linalg.norm(w)):
-        return "use the labels: the margin is the smallest y (w . x + b) / ||w||."
-    return None
+    activations = X @ w + b
+    scores = y * activations
+    norm = float(np.linalg.norm(w))
+
+    def margin_of(values: NDArray[np.float64], divide_by: float) -> float:
+        # What a margin function computes from ``values`` in place of y (w . x + b).
+        if divide_by == 0.0 or np.any(values <= 0):
+            return -np.inf
+        return float(values.min() / divide_by)
+
+    mistakes = [
+        (
+            margin_of(activations, norm),
+            "use the labels: the margin is the smallest y_i (w . x_i + b) / ||w||, and a "
+            "negative example is on its correct side when its activation is negative.",
+        ),
+        (
+            margin_of(np.abs(activations), norm),
+            "use the labels: |w . x + b| is a distance, but only y (w . x + b) says "
+            "whether the point is on its correct side.",
+        ),
+        (margin_of(scores, 1.0), "divide the smallest y (w . x + b) by the length of w."),
+        # Not checking for y (w . x + b) <= 0 at all, and checking only < 0, often
+        # look alike on the failing case: one hint for both.
+        (float(scores.min() / norm) if norm else np.nan, _NOT_SEPARATING),
+        (
+            -np.inf if norm == 0.0 or np.any(scores < 0) else float(scores.min() / norm),
+            _NOT_SEPARATING,
+        ),
+    ]
+    hints = diagnose(got, expected, mistakes)
+    if norm == 0.0 and expected == -np.inf and mismatch(got, expected) is not None:
+        hints.append("w = 0 is no boundary at all: its margin is -inf.")
+    return hints
 
 
 def check_margin(margin: Callable[[ArrayLike, float, ArrayLike, ArrayLike], float]) -> None:
