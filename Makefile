@@ -44,7 +44,8 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 unit: $(STAMP)
-	$(BIN)/python -m pytest -q tests perceptron_lib --ignore=tests/test_site.py
+	$(BIN)/python -m pytest -q tests perceptron_lib --ignore=tests/test_site.py \
+		--ignore=tests/test_jupyterlab.py
 
 notebooks: $(STAMP)
 	@test -n "$(NOTEBOOKS)" || { echo "no notebooks in _toc.yml"; exit 1; }
@@ -55,9 +56,10 @@ build-check: $(STAMP)
 	rm -rf $(BUILD)
 	$(BIN)/jupyter-book build . --path-output . --warningiserror --nitpick --keep-going
 
-# Reuses $(BUILD)/html (the test builds it only if it is missing).
+# Reuses $(BUILD)/html (the test builds it only if it is missing). The second
+# test opens the chapters in JupyterLab, as a student running them sees them.
 site: $(STAMP) chromium
-	$(BIN)/python -m pytest -q tests/test_site.py
+	$(BIN)/python -m pytest -q tests/test_site.py tests/test_jupyterlab.py
 
 chromium:
 	@test -x "$(CHROMIUM)" || { echo "Installing Chromium for the site test"; \
