@@ -94,3 +94,24 @@ def test_every_two_input_boolean_function_but_xor_and_xnor_is_separable():
         if len(set(labels)) == 2
     ]
     assert sum(separable) == len(separable) - 2
+
+
+def test_the_lifted_margin_of_the_three_points_matches_a_brute_force_search():
+    # Issue 9, item 9: the convergence theorem uses the lifted margin and radius.
+    X, y = data.three_points_example()
+    gamma = theory.max_lifted_margin(X, y)
+    signed = y[:, None] * add_constant_feature(X)
+    # Every unit vector (b, w1, w2) on a fine grid of the sphere.
+    theta, phi = np.meshgrid(np.linspace(0, np.pi, 721), np.linspace(0, 2 * np.pi, 1441))
+    directions = np.stack(
+        [np.cos(theta), np.sin(theta) * np.cos(phi), np.sin(theta) * np.sin(phi)], axis=-1
+    ).reshape(-1, 3)
+    brute_force = np.max(np.min(directions @ signed.T, axis=1))
+    assert brute_force <= gamma + 1e-9  # the solver's answer is at least as good ...
+    assert gamma - brute_force < 1e-3  # ... and the grid comes close to it
+    assert gamma < theory.max_margin(X, y).margin  # the bias counts in the lifted length
+
+
+def test_the_lifted_margin_refuses_non_separable_data():
+    with pytest.raises(ValueError, match="not linearly separable"):
+        theory.max_lifted_margin(*data.logic_gate("xor"))
