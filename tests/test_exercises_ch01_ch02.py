@@ -188,6 +188,14 @@ def test_a_wrong_value_in_a_returned_tuple_is_named_by_position_and_name():
     assert "returned value" not in message and "it returned the" not in message
 
 
+def test_a_wrong_value_in_a_checked_pair_reads_as_a_sentence():
+    from perceptron_lib.exercises import check_value
+
+    with pytest.raises(ExerciseFailure) as failure:
+        check_value((1.0, 2.0), (1.0, 3.0), name="the pair")
+    assert "(the second value is wrong)" in str(failure.value)
+
+
 def test_messages_never_show_minus_zero():
     message = failure_of(ch02.check_projection, lambda v, u: -0.0 * np.dot(v, u) - 1.0)
     assert "-0.0" not in message

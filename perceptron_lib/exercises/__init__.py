@@ -353,7 +353,12 @@ def check_value(answer: Any, expected: Any, *, name: str, hint: str | None = Non
     if reason is None:
         print(f"{name[:1].upper()}{name[1:]} is right: {describe(answer)}.")
         return
-    detail = f" (it is {reason})" if reason else ""
+    if not reason:
+        detail = ""
+    elif reason.startswith("the "):  # a full clause: "the second value is wrong"
+        detail = f" ({reason})"
+    else:
+        detail = f" (it is {reason})"
     message = f"{name} is {describe(answer)} but should be {describe(expected)}{detail}."
     if hint:
         message += f"\nHint: {hint}"
