@@ -31,9 +31,11 @@ from .theory import _check_bias, _check_labels, _check_weights, _check_X
 from .trace import TrainingTrace
 
 __all__ = [
+    "BoundCase",
     "BoundMeasurement",
     "LiftedSeparator",
     "ProofSteps",
+    "bound_case",
     "bound_experiment",
     "hadamard_example",
     "lift",
@@ -376,3 +378,43 @@ def bound_experiment(
         np.array(bounds),
         np.array(counts, dtype=np.int64),
     )
+
+
+class BoundCase(NamedTuple):
+    """One seeded data set of a chosen margin and radius, its bound and the measured count."""
+
+    X: NDArray[np.float64]
+    y: NDArray[np.int64]
+    lifted_radius: float
+    best: LiftedSeparator
+    bound: float
+    model: Perceptron
+
+    @property
+    def mistakes(self) -> int:
+        """Mistakes the perceptron made until an epoch without one."""
+        return int(self.model.mistakes_per_epoch_.sum())
+
+
+def bound_case(
+    margin: float, radius: float = 1.0, *, n_samples: int = 60, random_state: int = 0
+) -> BoundCase:
+    """Make a separable data set (no intercept), compute its bound and train the perceptron.
+
+    The data come from ``make_separable(n_samples, margin=margin, radius=radius,
+    random_state=random_state)``; the bound uses the lifted radius and the
+    largest lifted margin; the perceptron shuffles with the same seed.
+
+    Examples
+    --------
+    >>> case = bound_case(0.2, random_state=1)
+    >>> case.mistakes <= case.bound
+    True
+    """
+    data = make_separable(n_samples, margin=margin, radius=radius, random_state=random_state)
+    best = max_lifted_margin(data.X, data.y)
+    big_r = lifted_radius(data.X)
+    bound = (big_r / best.margin) ** 2
+    epochs = int(np.ceil(bound)) + 2  # the theorem guarantees convergence before this
+    model = Perceptron(max_iter=epochs, random_state=random_state).fit(data.X, data.y)
+    return BoundCase(data.X, data.y, big_r, best, bound, model)

@@ -139,3 +139,37 @@ def test_inputs_are_not_changed():
 def test_bad_constant_is_rejected(constant):
     with pytest.raises((ValueError, TypeError), match="constant"):
         lift([[1.0]], constant)
+
+
+def test_bound_case_and_its_view():
+    import matplotlib.pyplot as plt
+
+    from perceptron_lib.convergence import bound_case
+    from perceptron_lib.convergence_widgets import _bound_view, bound_explorer
+
+    case = bound_case(0.1, 2.0, random_state=3)
+    assert 1 <= case.mistakes <= case.bound
+    assert case.lifted_radius == pytest.approx(np.sqrt(1 + 4.0))
+    text, fig = _bound_view(0.1, 2.0, 3)
+    assert f"{case.mistakes:8d}" in text and f"{case.bound:8.1f}" in text
+    plt.close(fig)
+    _, fig = _bound_view(5.0, 1.0, 0)  # a margin above the radius is clipped, not an error
+    plt.close(fig)
+    assert len(bound_explorer().children) == 2
+    plt.close("all")
+
+
+def test_convergence_plots():
+    import matplotlib.pyplot as plt
+
+    from perceptron_lib.convergence_plots import plot_bound_vs_mistakes, plot_proof_steps
+
+    with pytest.raises(ValueError, match="positive"):
+        plot_bound_vs_mistakes([1.0, 2.0], [0, 1])
+    with pytest.raises(TypeError):
+        plot_proof_steps("steps")
+    X, y = hadamard_example(4)
+    trace = training_trace(Perceptron(shuffle=False), X, y)
+    axes = plot_proof_steps(proof_steps(trace, X, max_lifted_margin(X, y).unit_vector))
+    assert axes[0].figure.get_facecolor() == (1.0, 1.0, 1.0, 1.0)
+    plt.close("all")
