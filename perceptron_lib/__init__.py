@@ -11,6 +11,14 @@ from . import exercises
 from .animation import animate_training, animation_html
 from .averaged import AveragedPerceptron
 from .batch import BatchPerceptron
+from .convergence import (
+    hadamard_example,
+    lifted_bound,
+    lifted_margin,
+    lifted_radius,
+    max_lifted_margin,
+    proof_steps,
+)
 from .curves import plot_error_curve, plot_loss_profile, plot_run_spread
 from .data import (
     SeparableData,
@@ -34,6 +42,7 @@ from .features import (
     pairwise_products,
 )
 from .losses import perceptron_criterion, perceptron_criterion_gradient, zero_one_loss
+from .margin import MarginPerceptron
 from .perceptron import Perceptron
 from .plotting import (
     plot_boundary,
@@ -66,6 +75,14 @@ __all__ = [
     "TrainingTrace",
     "VotedPerceptron",
     "training_trace",
+    # convergence (chapter 5): the lifted quantities, the proof on a run, the margin perceptron
+    "MarginPerceptron",
+    "hadamard_example",
+    "lifted_bound",
+    "lifted_margin",
+    "lifted_radius",
+    "max_lifted_margin",
+    "proof_steps",
     # self-checking exercises (a subpackage: perceptron_lib.exercises.ch01, ...)
     "exercises",
     # theory

@@ -1,0 +1,420 @@
+"""The convergence theorem's quantities, in the lifted space, and its proof on a real run.
+
+The perceptron with a bias is the perceptron without one run on the lifted
+examples ``z = (c, x)`` (a constant feature ``c``, first, then the features),
+with lifted weights ``v = (b / c, w)``. The convergence theorem (Block 1962;
+Novikoff 1962) is about those lifted vectors: if a unit vector ``u`` has
+``y_i u . z_i >= gamma > 0`` for every example and ``||z_i|| <= R``, the
+perceptron started from zero makes at most ``(R / gamma)^2`` mistakes.
+
+This module computes the lifted radius and margins (for ``c = 1``, the usual
+bias, and any other scale ``c``), the largest lifted margin of a data set (the
+tightest bound), each step of the proof along a recorded run
+(:func:`proof_steps`), the Hadamard data set on which the bound is reached
+exactly, and the experiment that sets the bound against measured counts.
+
+Labels are -1 and +1. No function modifies its arguments.
+"""
+
+from __future__ import annotations
+
+from numbers import Real
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy.optimize import nnls
+
+from .data import make_separable
+from .perceptron import Perceptron
+from .theory import _check_bias, _check_labels, _check_weights, _check_X
+from .trace import TrainingTrace
+
+__all__ = [
+    "BoundCase",
+    "BoundMeasurement",
+    "LiftedSeparator",
+    "ProofSteps",
+    "bound_case",
+    "bound_experiment",
+    "hadamard_example",
+    "lift",
+    "lifted_bound",
+    "lifted_margin",
+    "lifted_radius",
+    "max_lifted_margin",
+    "proof_steps",
+]
+
+
+def _check_constant(constant: object) -> float:
+    if isinstance(constant, bool) or not isinstance(constant, Real):
+        raise TypeError(f"constant must be a real number, got {constant!r}.")
+    value = float(constant)
+    if not np.isfinite(value) or value <= 0.0:
+        raise ValueError(f"constant must be a finite number > 0, got {constant!r}.")
+    return value
+
+
+def lift(X: ArrayLike, constant: float = 1.0) -> NDArray[np.float64]:
+    """Return the lifted examples ``(c, x)``: the constant ``c`` first, then ``x``.
+
+    Examples
+    --------
+    >>> lift([[3.0, 4.0]]).tolist(), lift([[3.0, 4.0]], constant=2.0).tolist()
+    ([[1.0, 3.0, 4.0]], [[2.0, 3.0, 4.0]])
+    """
+    X = _check_X(X)
+    return np.hstack([np.full((X.shape[0], 1), _check_constant(constant)), X])
+
+
+def lifted_radius(X: ArrayLike, constant: float = 1.0) -> float:
+    """The radius ``R = max_i ||(c, x_i)||`` of the lifted examples.
+
+    Examples
+    --------
+    >>> lifted_radius([[3.0, 4.0], [0.0, 1.0]])  # sqrt(1 + 25)
+    5.0990195135927845
+    """
+    return float(np.linalg.norm(lift(X, constant), axis=1).max())
+
+
+def lifted_margin(
+    w: ArrayLike, b: float, X: ArrayLike, y: ArrayLike, constant: float = 1.0
+) -> float:
+    """The margin of the lifted separator ``(b / c, w)`` on the lifted examples ``(c, x)``.
+
+    It is ``min_i y_i (w . x_i + b) / ||(b / c, w)||``: the same activations
+    as the geometric margin, divided by the length of the *lifted* weight
+    vector, so it is never larger than the geometric margin, and equal to it
+    when ``b = 0``. ``-inf`` if ``(w, b)`` does not separate the data.
+
+    Examples
+    --------
+    >>> X, y = [[2.0], [0.0]], [1, -1]
+    >>> lifted_margin([1.0], -1.0, X, y)  # geometric margin 1, lifted 1 / sqrt(2)
+    0.7071067811865475
+    >>> round(lifted_margin([1.0], -1.0, X, y, constant=10.0), 6)  # large c: close to 1
+    0.995037
+    """
+    X = _check_X(X)
+    w, b = _check_weights(w, X.shape[1]), _check_bias(b)
+    y = _check_labels(y, X.shape[0])
+    c = _check_constant(constant)
+    scores = y * (X @ w + b)
+    norm = float(np.hypot(np.linalg.norm(w), b / c))
+    if norm == 0.0 or np.any(scores <= 0.0):
+        return -np.inf
+    return float(scores.min() / norm)
+
+
+def lifted_bound(
+    w: ArrayLike, b: float, X: ArrayLike, y: ArrayLike, constant: float = 1.0
+) -> float:
+    """The mistake bound ``(R / gamma)^2`` certified by ``(w, b)``, R and gamma lifted.
+
+    For ``constant=1`` this is :func:`perceptron_lib.theory.mistake_bound`.
+    A perceptron whose constant feature is ``c`` updates its bias by
+    ``c^2 y``; the bound for that perceptron uses ``constant=c``.
+
+    Raises
+    ------
+    ValueError
+        If ``(w, b)`` does not separate the data.
+
+    Examples
+    --------
+    >>> round(lifted_bound([1.0], -1.0, [[2.0], [0.0]], [1, -1]), 9)  # R^2 = 5, gamma^2 = 1/2
+    10.0
+    """
+    gamma = lifted_margin(w, b, X, y, constant)
+    if gamma == -np.inf:
+        raise ValueError("(w, b) does not separate the data, so it certifies no bound.")
+    return (lifted_radius(X, constant) / gamma) ** 2
+
+
+class LiftedSeparator(NamedTuple):
+    """The largest lifted margin of a data set and a separator achieving it."""
+
+    margin: float
+    """Its lifted margin ``min_i y_i (w . x_i + b) / ||(b / c, w)||``."""
+    coef: NDArray[np.float64]
+    """The weights ``w``."""
+    intercept: float
+    """The bias ``b``."""
+    unit_vector: NDArray[np.float64]
+    """The lifted separator ``(b / c, w)`` scaled to unit length."""
+
+
+def max_lifted_margin(X: ArrayLike, y: ArrayLike, constant: float = 1.0) -> LiftedSeparator:
+    """The largest lifted margin of ``(X, y)``: the separator with the tightest bound.
+
+    Unlike :func:`perceptron_lib.theory.max_margin`, the bias counts in the
+    length here, because the theorem measures the lifted vector ``(b / c, w)``.
+    The largest margin of a separator through the origin of the lifted space
+    equals the distance from the origin to the convex hull of the vectors
+    ``a_i = y_i z_i``, and the closest point ``p`` of that hull is the best
+    direction. ``p`` is found with scipy's non-negative least squares
+    (minimise ``||sum_i beta_i a_i||^2 + (sum_i beta_i - 1)^2`` over
+    ``beta >= 0``; the extra term fixes only the scale, not the direction of
+    ``p``). The margin returned is recomputed from that direction, so it is
+    exactly what the returned separator achieves: a lower bound on the true
+    maximum, equal to it up to the solver's tolerance (checked in the tests
+    against a brute-force search).
+
+    Raises
+    ------
+    ValueError
+        If the solution found does not separate the data (the data are not
+        linearly separable, or only barely).
+
+    Examples
+    --------
+    >>> result = max_lifted_margin([[1.0], [-1.0]], [1, -1])
+    >>> round(result.margin, 6), result.unit_vector.round(6).tolist()
+    (1.0, [0.0, 1.0])
+    """
+    X = _check_X(X)
+    y = _check_labels(y, X.shape[0])
+    c = _check_constant(constant)
+    signed = y[:, None] * lift(X, c)
+    system = np.vstack([signed.T, np.ones((1, X.shape[0]))])
+    target = np.zeros(system.shape[0])
+    target[-1] = 1.0
+    beta, _ = nnls(system, target, maxiter=50 * X.shape[0])
+    v = beta @ signed
+    if not np.any(v):
+        raise ValueError(
+            "The origin is in the convex hull of the vectors y_i (c, x_i): the data are "
+            "not linearly separable, so there is no positive margin and no bound."
+        )
+    w, b = v[1:], float(v[0] * c)
+    gamma = lifted_margin(w, b, X, y, c)
+    if gamma == -np.inf:
+        raise ValueError(
+            "No separator was found: the data are not linearly separable (or only up "
+            "to rounding), so there is no positive margin and no bound."
+        )
+    return LiftedSeparator(gamma, w, b, v / np.linalg.norm(v))
+
+
+class ProofSteps(NamedTuple):
+    """The quantities of the convergence proof after each update ``k = 1..K`` of a run.
+
+    ``alignment[k-1]`` is ``u . v_k`` and ``squared_norm[k-1]`` is
+    ``||v_k||^2`` for the lifted weights ``v_k = (b_k / c, w_k)`` after the
+    k-th update, divided by the learning rate so that they do not depend on
+    it; ``cosine`` is ``u . v_k / ||v_k||``. The proof says, at every k,
+    ``alignment >= k gamma``, ``squared_norm <= k R^2`` and
+    ``cosine >= sqrt(k) gamma / R``.
+    """
+
+    k: NDArray[np.int64]
+    alignment: NDArray[np.float64]
+    squared_norm: NDArray[np.float64]
+    cosine: NDArray[np.float64]
+    gamma: float
+    radius: float
+
+    def smallest_slack(self) -> dict[str, float]:
+        """The smallest relative slack of each inequality over all updates (>= 0 if it holds)."""
+        k = self.k.astype(float)
+        return {
+            "alignment": float(np.min(self.alignment / (k * self.gamma) - 1.0)),
+            "squared_norm": float(np.min(1.0 - self.squared_norm / (k * self.radius**2))),
+            "cosine": float(np.min(self.cosine / (np.sqrt(k) * self.gamma / self.radius) - 1.0)),
+        }
+
+
+def proof_steps(
+    trace: TrainingTrace,
+    X: ArrayLike,
+    unit_vector: ArrayLike,
+    *,
+    eta: float = 1.0,
+    constant: float = 1.0,
+) -> ProofSteps:
+    """Follow the convergence proof along a recorded run, one entry per update.
+
+    Parameters
+    ----------
+    trace : TrainingTrace
+        From :func:`perceptron_lib.training_trace` (with a bias, constant 1).
+    X : array-like of shape (n_samples, n_features)
+        The data the trace was recorded on.
+    unit_vector : array-like of shape (n_features + 1,)
+        A lifted separator ``u = (b / c, w)`` of unit length, for example
+        :attr:`LiftedSeparator.unit_vector`.
+    eta : float, default 1.0
+        The learning rate of the run (the weights are divided by it).
+    constant : float, default 1.0
+        The constant feature ``c`` the run was lifted with.
+
+    Returns
+    -------
+    ProofSteps
+        With ``gamma`` the lifted margin of ``u`` and ``radius`` the lifted radius.
+
+    Examples
+    --------
+    >>> from perceptron_lib import Perceptron, training_trace
+    >>> X, y = hadamard_example(4)
+    >>> trace = training_trace(Perceptron(shuffle=False), X, y)
+    >>> steps = proof_steps(trace, X, max_lifted_margin(X, y).unit_vector)
+    >>> steps.k.tolist(), steps.alignment.round(9).tolist()
+    ([1, 2, 3, 4], [1.0, 2.0, 3.0, 4.0])
+    """
+    if not isinstance(trace, TrainingTrace):
+        raise TypeError(f"trace must be a TrainingTrace, got {type(trace).__name__}.")
+    X = _check_X(X)
+    c = _check_constant(constant)
+    if isinstance(eta, bool) or not isinstance(eta, Real) or not 0 < eta < np.inf:
+        raise ValueError(f"eta must be a finite number > 0, got {eta!r}.")
+    u = _check_weights(unit_vector, X.shape[1] + 1)
+    if not np.isclose(np.linalg.norm(u), 1.0, rtol=1e-12, atol=0.0):
+        raise ValueError(f"unit_vector must have length 1, got {np.linalg.norm(u)!r}.")
+    if X.shape[0] != trace.labels.shape[0] or trace.weights.shape[1] != X.shape[1]:
+        raise ValueError("X must be the data the trace was recorded on.")
+    weights, biases = trace.updates()
+    lifted_weights = np.hstack([biases[1:, None] / c, weights[1:]]) / eta
+    scores = trace.labels * (lift(X, c) @ u)
+    if np.any(scores <= 0.0):
+        raise ValueError("unit_vector does not separate the data: it has no margin.")
+    alignment = lifted_weights @ u
+    squared_norm = np.einsum("ij,ij->i", lifted_weights, lifted_weights)
+    return ProofSteps(
+        k=np.arange(1, lifted_weights.shape[0] + 1),
+        alignment=alignment,
+        squared_norm=squared_norm,
+        cosine=alignment / np.sqrt(squared_norm),
+        gamma=float(scores.min()),
+        radius=lifted_radius(X, c),
+    )
+
+
+def hadamard_example(n_samples: int = 8) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """A data set on which the perceptron makes exactly ``(R / gamma)^2`` mistakes.
+
+    The rows of a Sylvester-Hadamard matrix of order ``n`` (a power of two)
+    are orthogonal vectors of +-1 entries whose first entry is 1. Dropping it
+    gives ``n`` examples with ``n - 1`` features whose lifted vectors
+    ``(1, x_i)`` are exactly those rows. Labels alternate -1, +1 (any labels
+    would do: ``y_i z_i`` stay orthogonal). The lifted radius is ``sqrt(n)``,
+    the largest lifted margin is 1, so the bound is ``n``; every activation
+    the perceptron meets in its first pass is exactly 0 (integer arithmetic),
+    so it makes ``n`` mistakes.
+
+    Examples
+    --------
+    >>> X, y = hadamard_example(4)
+    >>> X.tolist(), y.tolist()
+    ([[1.0, 1.0, 1.0], [-1.0, 1.0, -1.0], [1.0, -1.0, -1.0], [-1.0, -1.0, 1.0]], [-1, 1, -1, 1])
+    """
+    if isinstance(n_samples, bool) or not isinstance(n_samples, int | np.integer):
+        raise TypeError(f"n_samples must be an integer, got {n_samples!r}.")
+    if n_samples < 2 or n_samples & (n_samples - 1):
+        raise ValueError(f"n_samples must be a power of two >= 2, got {n_samples}.")
+    matrix = np.ones((1, 1))
+    while matrix.shape[0] < n_samples:
+        matrix = np.block([[matrix, matrix], [matrix, -matrix]])
+    labels = np.where(np.arange(n_samples) % 2 == 0, -1, 1).astype(np.int64)
+    return matrix[:, 1:].copy(), labels
+
+
+class BoundMeasurement(NamedTuple):
+    """Mistakes counted against the bound, one entry per data set."""
+
+    planted_margin: NDArray[np.float64]
+    """The margin each data set was made with (radius 1, no intercept)."""
+    lifted_margin: NDArray[np.float64]
+    """Its largest lifted margin."""
+    bound: NDArray[np.float64]
+    """``(R / gamma)^2`` with the lifted radius and the largest lifted margin."""
+    mistakes: NDArray[np.int64]
+    """Mistakes the perceptron made until an epoch without one."""
+
+
+def bound_experiment(
+    margins: ArrayLike,
+    *,
+    n_samples: int = 100,
+    n_features: int = 2,
+    random_state: int = 0,
+) -> BoundMeasurement:
+    """Train the perceptron on one seeded data set per margin; count mistakes, compute bounds.
+
+    Data set ``i`` is ``make_separable(n_samples, margin=margins[i], radius=1,
+    n_features=n_features, random_state=random_state + i)`` and is learnt by
+    ``Perceptron(shuffle=True, random_state=random_state + i)`` until an epoch
+    without mistakes (which the theorem guarantees).
+
+    Examples
+    --------
+    >>> result = bound_experiment([0.3, 0.1], n_samples=20)
+    >>> bool(np.all(result.mistakes <= result.bound))
+    True
+    """
+    margins = np.asarray(margins, dtype=np.float64)
+    if margins.ndim != 1 or margins.size == 0:
+        raise ValueError("margins must be a non-empty 1-d sequence of numbers.")
+    found, bounds, counts = [], [], []
+    for i, planted in enumerate(margins):
+        seed = random_state + i
+        data = make_separable(
+            n_samples, margin=float(planted), n_features=n_features, random_state=seed
+        )
+        best = max_lifted_margin(data.X, data.y)
+        found.append(best.margin)
+        bounds.append((lifted_radius(data.X) / best.margin) ** 2)
+        # The bound guarantees convergence long before this many epochs.
+        epochs = int(np.ceil(bounds[-1])) + 2
+        model = Perceptron(max_iter=epochs, random_state=seed).fit(data.X, data.y)
+        if not model.converged_:  # pragma: no cover - would contradict the theorem
+            raise RuntimeError(f"data set {i} did not converge in {epochs} epochs")
+        counts.append(int(model.mistakes_per_epoch_.sum()))
+    return BoundMeasurement(
+        margins,
+        np.array(found),
+        np.array(bounds),
+        np.array(counts, dtype=np.int64),
+    )
+
+
+class BoundCase(NamedTuple):
+    """One seeded data set of a chosen margin and radius, its bound and the measured count."""
+
+    X: NDArray[np.float64]
+    y: NDArray[np.int64]
+    lifted_radius: float
+    best: LiftedSeparator
+    bound: float
+    model: Perceptron
+
+    @property
+    def mistakes(self) -> int:
+        """Mistakes the perceptron made until an epoch without one."""
+        return int(self.model.mistakes_per_epoch_.sum())
+
+
+def bound_case(
+    margin: float, radius: float = 1.0, *, n_samples: int = 60, random_state: int = 0
+) -> BoundCase:
+    """Make a separable data set (no intercept), compute its bound and train the perceptron.
+
+    The data come from ``make_separable(n_samples, margin=margin, radius=radius,
+    random_state=random_state)``; the bound uses the lifted radius and the
+    largest lifted margin; the perceptron shuffles with the same seed.
+
+    Examples
+    --------
+    >>> case = bound_case(0.2, random_state=1)
+    >>> case.mistakes <= case.bound
+    True
+    """
+    data = make_separable(n_samples, margin=margin, radius=radius, random_state=random_state)
+    best = max_lifted_margin(data.X, data.y)
+    big_r = lifted_radius(data.X)
+    bound = (big_r / best.margin) ** 2
+    epochs = int(np.ceil(bound)) + 2  # the theorem guarantees convergence before this
+    model = Perceptron(max_iter=epochs, random_state=random_state).fit(data.X, data.y)
+    return BoundCase(data.X, data.y, big_r, best, bound, model)

@@ -1,0 +1,181 @@
+"""Figures for the convergence theorem: the proof along a run, bound against count, norms.
+
+Like :mod:`perceptron_lib.plotting`, every function draws on the Axes it is
+given (new ones when None), returns them, and uses an opaque white figure
+background.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.axes import Axes
+from numpy.typing import ArrayLike
+
+from ._drawing import _get_axes
+from .convergence import BoundCase, ProofSteps
+from .plotting import plot_boundary, plot_data
+from .trace import TrainingTrace
+
+MEASURED = "#0072B2"  # blue, from the Okabe-Ito palette used by plotting.py
+BOUND = "#D55E00"  # vermilion
+
+
+def plot_proof_steps(steps: ProofSteps, axes=None):
+    """Draw the three inequalities of the proof after every update k of a run.
+
+    Left: ``u . v_k`` and its lower bound ``k gamma``; middle: ``||v_k||^2``
+    and its upper bound ``k R^2``; right: ``cos theta_k`` and its lower bound
+    ``sqrt(k) gamma / R``, with the ceiling ``cos theta <= 1`` that ends the
+    proof.
+
+    Parameters
+    ----------
+    steps : ProofSteps
+        From :func:`perceptron_lib.convergence.proof_steps`.
+    axes : sequence of three matplotlib Axes, optional
+        A new 10 x 3.2 inch figure if None.
+
+    Returns
+    -------
+    ndarray of three Axes
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from perceptron_lib import Perceptron, training_trace
+    >>> from perceptron_lib.convergence import hadamard_example, max_lifted_margin
+    >>> from perceptron_lib.convergence import proof_steps
+    >>> X, y = hadamard_example(8)
+    >>> trace = training_trace(Perceptron(shuffle=False), X, y)
+    >>> steps = proof_steps(trace, X, max_lifted_margin(X, y).unit_vector)
+    >>> [ax.get_ylabel() for ax in plot_proof_steps(steps)]
+    ['$u \\\\cdot v_k$', '$\\\\|v_k\\\\|^2$', '$\\\\cos\\\\theta_k$']
+    >>> plt.close("all")
+    """
+    import matplotlib.pyplot as plt
+
+    if not isinstance(steps, ProofSteps):
+        raise TypeError(f"steps must be ProofSteps, got {type(steps).__name__}.")
+    if axes is None:
+        _, axes = plt.subplots(1, 3, figsize=(10, 3.2), facecolor="white", layout="constrained")
+    axes = np.asarray(axes).ravel()
+    if axes.shape != (3,):
+        raise ValueError(f"axes must hold three Axes, got {axes.shape[0]}.")
+    k = steps.k
+    panels = (
+        (steps.alignment, k * steps.gamma, r"$u \cdot v_k$", r"$k\gamma$ (lower bound)"),
+        (steps.squared_norm, k * steps.radius**2, r"$\|v_k\|^2$", r"$kR^2$ (upper bound)"),
+        (
+            steps.cosine,
+            np.sqrt(k) * steps.gamma / steps.radius,
+            r"$\cos\theta_k$",
+            r"$\sqrt{k}\,\gamma/R$ (lower bound)",
+        ),
+    )
+    for ax, (measured, bound, name, bound_name) in zip(axes, panels, strict=True):
+        ax.plot(k, measured, "o-", color=MEASURED, markersize=3, label="the run")
+        ax.plot(k, bound, "--", color=BOUND, label=bound_name)
+        ax.set_xlabel("update $k$")
+        ax.set_ylabel(name)
+        ax.legend(fontsize="small", frameon=False)
+    axes[2].axhline(1.0, color="0.5", linewidth=0.8)
+    return axes
+
+
+def plot_bound_vs_mistakes(
+    bound: ArrayLike, mistakes: ArrayLike, ax: Axes | None = None, *, label: str = "data sets"
+) -> Axes:
+    """Log-log scatter of measured mistakes against the bound, with the line count = bound.
+
+    Every point must lie on or below the line: that is the theorem.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> ax = plot_bound_vs_mistakes([10.0, 100.0], [3, 20])
+    >>> ax.get_xscale(), ax.get_yscale()
+    ('log', 'log')
+    >>> plt.close("all")
+    """
+    bound = np.asarray(bound, dtype=float)
+    mistakes = np.asarray(mistakes, dtype=float)
+    if bound.shape != mistakes.shape or bound.ndim != 1:
+        raise ValueError("bound and mistakes must be 1-d arrays of the same length.")
+    if np.any(bound <= 0) or np.any(mistakes <= 0):
+        raise ValueError("bound and mistakes must be positive for a log-log plot.")
+    ax = _get_axes(ax, figsize=(5, 4))
+    ax.scatter(bound, mistakes, s=18, color=MEASURED, label=label, zorder=3)
+    low, high = min(bound.min(), mistakes.min()) / 1.5, bound.max() * 1.5
+    ax.plot([low, high], [low, high], "--", color=BOUND, label=r"mistakes $= (R/\gamma)^2$")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(r"bound $(R/\gamma)^2$, lifted $R$ and $\gamma$")
+    ax.set_ylabel("mistakes made")
+    ax.legend(fontsize="small", frameon=False)
+    return ax
+
+
+def plot_weight_norm(trace: TrainingTrace, ax: Axes | None = None, *, label: str = "") -> Axes:
+    """The length ``||(b, w)||`` of the lifted weights after every step of a run.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from perceptron_lib import Perceptron, make_xor, training_trace
+    >>> X, y = make_xor()
+    >>> trace = training_trace(Perceptron(shuffle=False, max_iter=5), X, y)
+    >>> ax = plot_weight_norm(trace)
+    >>> len(ax.get_lines())
+    1
+    >>> plt.close("all")
+    """
+    if not isinstance(trace, TrainingTrace):
+        raise TypeError(f"trace must be a TrainingTrace, got {type(trace).__name__}.")
+    ax = _get_axes(ax, figsize=(5, 3.2))
+    norms = np.hypot(np.linalg.norm(trace.weights, axis=1), trace.bias)
+    epochs = (np.arange(trace.n_steps) + 1) / trace.labels.shape[0]
+    ax.plot(epochs, norms, color=MEASURED, linewidth=1, label=label or None)
+    ax.set_xlabel("epochs")
+    ax.set_ylabel(r"$\|(b, \mathbf{w})\|$")
+    ax.set_ylim(bottom=0)
+    if label:
+        ax.legend(fontsize="small", frameon=False)
+    return ax
+
+
+def plot_bound_case(case: BoundCase, ax: Axes | None = None) -> Axes:
+    """Draw a :class:`~perceptron_lib.convergence.BoundCase`: data, two boundaries, numbers.
+
+    The boundary with the largest lifted margin is drawn solid with its
+    positive side shaded, the perceptron's dashed; the title gives the lifted
+    ``R`` and ``gamma``, the bound and the mistakes made.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from perceptron_lib.convergence import bound_case
+    >>> ax = plot_bound_case(bound_case(0.2, random_state=1))
+    >>> "bound" in ax.get_title()
+    True
+    >>> plt.close("all")
+    """
+    if not isinstance(case, BoundCase):
+        raise TypeError(f"case must be a BoundCase, got {type(case).__name__}.")
+    ax = plot_data(case.X, case.y, ax=ax)
+    plot_boundary(case.best.coef, case.best.intercept, ax=ax, show_weight_vector=False)
+    n_lines = len(ax.get_lines())
+    model = case.model
+    plot_boundary(
+        model.coef_, model.intercept_, ax=ax, shade=False, show_weight_vector=False, color="0.3"
+    )
+    for line in ax.get_lines()[n_lines:]:
+        line.set_linestyle("--")
+    ax.set_title(
+        f"R = {case.lifted_radius:.2f}, γ = {case.best.margin:.3f}\n"
+        f"bound {case.bound:.0f}, mistakes {case.mistakes}",
+        fontsize="medium",
+    )
+    legend = ax.get_legend()
+    if legend is not None:
+        legend.remove()
+    return ax
