@@ -10,6 +10,13 @@ feature maps, plots and widgets.
 from . import exercises
 from .animation import animate_training, animation_html
 from .averaged import AveragedPerceptron
+from .averaging import (  # voting and averaging, taken apart (chapter 6)
+    VotingComparison,
+    compare_last_voted_averaged,
+    naive_average,
+    vote,
+    weighted_sum,
+)
 from .batch import BatchPerceptron
 from .convergence import (
     hadamard_example,
@@ -139,4 +146,10 @@ __all__ = [
     "plot_error_curve",
     "plot_loss_profile",
     "plot_run_spread",
+    # voting and averaging (chapter 6)
+    "VotingComparison",
+    "compare_last_voted_averaged",
+    "naive_average",
+    "vote",
+    "weighted_sum",
 ]

@@ -141,14 +141,17 @@ class VotedPerceptron(OnlineLinearClassifier):
         )
 
     def decision_function(self, X: ArrayLike) -> NDArray[np.float64]:
-        """Return the vote ``sum_k c_k * sign(w_k . x + b_k)`` for every example.
+        """Return the vote ``sum_k c_k * yhat_k`` for every example.
 
-        Positive votes are predictions of ``classes_[1]``.
+        ``yhat_k`` is +1 if ``w_k . x + b_k > 0`` and -1 otherwise (the course's
+        convention: an activation of 0 predicts -1). Positive votes are
+        predictions of ``classes_[1]``.
         """
         X = self._validate_prediction_data(X)
         block = max(1, _VOTE_BLOCK_ENTRIES // max(1, self.weights_.shape[0]))
         votes = np.empty(X.shape[0])
         for start in range(0, X.shape[0], block):
-            signs = np.sign(X[start : start + block] @ self.weights_.T + self.intercepts_)
+            scores = X[start : start + block] @ self.weights_.T + self.intercepts_
+            signs = np.where(scores > 0, 1.0, -1.0)  # a = 0 votes -1, as it predicts
             votes[start : start + block] = signs @ self.survival_counts_
         return votes

@@ -82,12 +82,15 @@ def voted_perceptron_train(X, y, max_iter):
 
 
 def voted_predict(vectors, x):
-    """sign(sum_k c_k sign(w_k . x + b_k)), with sign(0) = 0."""
+    """sign(sum_k c_k yhat_k) with yhat_k = +1 if w_k . x + b_k > 0 else -1, and sign(0) = 0."""
 
     def sign(v):
         return (v > 0) - (v < 0)
 
-    return sign(sum(c * sign(dot(w, x) + b) for w, b, c in vectors))
+    def predict(a):
+        return 1 if a > 0 else -1
+
+    return sign(sum(c * predict(dot(w, x) + b) for w, b, c in vectors))
 
 
 def batch_perceptron_train(X, y, eta, max_iter):

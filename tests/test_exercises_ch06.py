@@ -1,0 +1,155 @@
+"""The exercise checks of chapter 6: a right answer passes, typical wrong ones are explained."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from perceptron_lib.exercises import ExerciseFailure, ch06
+
+# -- the vote -------------------------------------------------------------------
+
+
+def vote(vectors, x):
+    total = sum(c * (1 if np.dot(w, x) + b > 0 else -1) for w, b, c in vectors)
+    return 1 if total > 0 else -1
+
+
+def test_right_vote_passes(capsys):
+    ch06.check_vote(vote)
+    assert capsys.readouterr().out == "All 9 checks passed for vote.\n"
+
+
+def test_summing_activations_is_the_average_and_is_diagnosed():
+    def averaged(vectors, x):
+        total = sum(c * (np.dot(w, x) + b) for w, b, c in vectors)
+        return 1 if total > 0 else -1
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch06.check_vote(averaged)
+    message = str(failure.value)
+    assert message.startswith("vote(vectors=[([1.0], 0.0, 2), ([-10.0], 0.0, 1)], x=[1.0])")
+    assert "should return 1" in message
+    assert "averaged perceptron's rule" in message
+
+
+def test_forgetting_the_counts_is_diagnosed():
+    def unweighted(vectors, x):
+        total = sum(1 if np.dot(w, x) + b > 0 else -1 for w, b, c in vectors)
+        return 1 if total > 0 else -1
+
+    with pytest.raises(ExerciseFailure, match="counts c times"):
+        ch06.check_vote(unweighted)
+
+
+def test_np_sign_tie_is_diagnosed_on_the_tie():
+    def with_np_sign(vectors, x):
+        total = sum(c * np.sign(np.dot(w, x) + b) for w, b, c in vectors)
+        return 1 if total >= 0 else -1
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch06.check_vote(with_np_sign)
+    message = str(failure.value)
+    assert message.startswith("vote(vectors=[([1.0], 0.0, 1)], x=[0.0]) returned 1")
+    assert "test > 0" in message
+
+
+def test_an_unrelated_wrong_vote_gets_no_hint():
+    def always_positive(vectors, x):
+        return 1
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch06.check_vote(always_positive)
+    # The smallest failing case is the tie at x = 0, where +1 is the np.sign slip's
+    # answer too: that hint is confirmed there. On a case without a tie there is none.
+    assert "x=[0.0]" in str(failure.value)
+
+    def flipped(vectors, x):
+        return -vote(vectors, x)
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch06.check_vote(flipped)
+    assert "Hint" not in str(failure.value)
+
+
+# -- a disagreement ----------------------------------------------------------------
+
+
+def test_disagreement_accepts_a_real_disagreement(capsys):
+    ch06.check_disagreement([([1.0], 0.0, 2), ([-10.0], 0.0, 1)], [1.0])
+    assert capsys.readouterr().out.startswith("Right: the vote predicts +1")
+
+
+def test_disagreement_rejects_agreeing_vectors_and_bad_input():
+    with pytest.raises(ExerciseFailure, match="agree"):
+        ch06.check_disagreement([([1.0], 0.0, 1), ([2.0], 0.0, 1)], [1.0])
+    with pytest.raises(ExerciseFailure, match="same length"):
+        ch06.check_disagreement([([1.0], 0.0, 1)], [1.0, 2.0])
+    with pytest.raises(ExerciseFailure, match="at least 1"):
+        ch06.check_disagreement([([1.0], 0.0, 0)], [1.0])
+
+
+# -- Algorithm 7 -------------------------------------------------------------------
+
+
+def averaged_perceptron(X, y, passes, *, count_all=True, start=1.0, sign=-1.0):
+    X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+    w, u, b, beta, c = np.zeros(X.shape[1]), np.zeros(X.shape[1]), 0.0, 0.0, start
+    for _ in range(passes):
+        for x, label in zip(X, y, strict=True):
+            mistake = label * (w @ x + b) <= 0
+            if mistake:
+                w, b = w + label * x, b + label
+                u, beta = u + c * label * x, beta + c * label
+            if count_all or mistake:
+                c += 1
+    return w + sign * u / c, b + sign * beta / c
+
+
+def test_right_averaged_perceptron_passes(capsys):
+    ch06.check_averaged_perceptron(averaged_perceptron)
+    assert "All 7 checks passed" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("slip", "hint"),
+    [
+        ({"sign": 0.0}, "that is the last (w, b)"),
+        ({"count_all": False}, "after every example, mistake or not"),
+        ({"start": 0.0}, "start the counter at c = 1"),
+        ({"sign": 1.0}, "subtract the cached sums"),
+    ],
+)
+def test_each_slip_gets_its_own_hint(slip, hint):
+    def wrong(X, y, passes):
+        return averaged_perceptron(X, y, passes, **slip)
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch06.check_averaged_perceptron(wrong)
+    message = str(failure.value)
+    assert hint in message
+    if slip == {"sign": 1.0}:  # a slip no other one imitates: its hint alone
+        others = ("that is the last", "mistake or not", "counter at c = 1")
+        assert not any(other in message for other in others)
+
+
+def test_early_stopping_is_wrong_here_and_gets_no_false_hint():
+    def stops_early(X, y, passes):
+        # Stops after a pass without mistakes: Algorithm 7 keeps averaging instead.
+        X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+        w, u, b, beta, c = np.zeros(X.shape[1]), np.zeros(X.shape[1]), 0.0, 0.0, 1.0
+        for _ in range(passes):
+            changed = False
+            for x, label in zip(X, y, strict=True):
+                if label * (w @ x + b) <= 0:
+                    w, b = w + label * x, b + label
+                    u, beta = u + c * label * x, beta + c * label
+                    changed = True
+                c += 1
+            if not changed:
+                break
+        return w - u / c, b - beta / c
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch06.check_averaged_perceptron(stops_early)
+    assert "Hint" not in str(failure.value)
