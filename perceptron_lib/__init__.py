@@ -33,6 +33,7 @@ from .features import (
     n_conjunction_features,
     pairwise_products,
 )
+from .kernel import KernelPerceptron
 from .losses import perceptron_criterion, perceptron_criterion_gradient, zero_one_loss
 from .perceptron import Perceptron
 from .plotting import (
@@ -61,6 +62,7 @@ from .voted import VotedPerceptron
 __all__ = [
     "AveragedPerceptron",
     "BatchPerceptron",
+    "KernelPerceptron",
     "Perceptron",
     "TrainingTrace",
     "VotedPerceptron",
