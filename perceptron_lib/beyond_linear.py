@@ -19,7 +19,13 @@ from matplotlib.axes import Axes
 from numpy.typing import ArrayLike
 from sklearn.base import clone
 
-from ._drawing import LEGEND_STYLE, NEGATIVE_STYLE, POSITIVE_STYLE, _as_points, _positive_mask
+from ._drawing import (
+    LEGEND_STYLE,
+    NEGATIVE_STYLE,
+    POSITIVE_STYLE,
+    _as_points,
+    _positive_mask,
+)
 from .animation import FRAME_INTERVAL_MS, sample_updates
 from .kernel import KernelPerceptron
 from .plotting import plot_decision_regions
@@ -67,13 +73,13 @@ def plot_lifted_plane(
     """
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2 or X.shape[1] != 3 or X.shape[0] == 0 or not np.all(np.isfinite(X)):
-        raise ValueError(f"X must be a finite array of shape (n_samples, 3), got {X.shape}.")
+        raise ValueError(f"X must be finite, of shape (n_samples, 3); got {X.shape}.")
     positive = _positive_mask(y, X.shape[0])
     w = np.asarray(w, dtype=np.float64)
     if w.shape != (3,) or not np.all(np.isfinite(w)):
         raise ValueError(f"w must be a finite vector of shape (3,), got {w.shape}.")
     if w[2] == 0:
-        raise ValueError("w[2] is 0: the plane is vertical and cannot be drawn as x3(x1, x2).")
+        raise ValueError("w[2] is 0: a vertical plane is not a graph x3(x1, x2).")
     b = float(b)
     if ax is None:
         import matplotlib.pyplot as plt
@@ -84,7 +90,8 @@ def plot_lifted_plane(
         raise TypeError("ax must be a 3-D Axes (projection='3d') or None.")
     ax.set_facecolor("white")
     low, high = X[:, :2].min(axis=0) - 0.25, X[:, :2].max(axis=0) + 0.25
-    grid1, grid2 = np.meshgrid(np.linspace(low[0], high[0], 2), np.linspace(low[1], high[1], 2))
+    axis1, axis2 = np.linspace(low[0], high[0], 2), np.linspace(low[1], high[1], 2)
+    grid1, grid2 = np.meshgrid(axis1, axis2)
     height = _plane_height(w, b, grid1, grid2)
     ax.plot_surface(grid1, grid2, height, color="0.6", alpha=0.35, linewidth=0)
     for mask, style, label in (
@@ -93,7 +100,13 @@ def plot_lifted_plane(
     ):
         if mask.any():
             ax.scatter(
-                X[mask, 0], X[mask, 1], X[mask, 2], s=60, label=label, depthshade=False, **style
+                X[mask, 0],
+                X[mask, 1],
+                X[mask, 2],
+                s=60,
+                label=label,
+                depthshade=False,
+                **style,
             )
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
@@ -103,7 +116,7 @@ def plot_lifted_plane(
 
 
 def _plane_height(w, b: float, x1, x2):
-    """Return ``x3`` on the plane ``w . x + b = 0`` above ``(x1, x2)`` (needs ``w[2] != 0``)."""
+    """Return ``x3`` on the plane ``w . x + b = 0`` above ``(x1, x2)``."""
     return -(w[0] * x1 + w[1] * x2 + b) / w[2]
 
 
@@ -155,10 +168,9 @@ def plot_kernel_model(
     )
     errors = int(np.sum(model.predict(X) != np.asarray(y)))
     name = model.kernel if isinstance(model.kernel, str) else "custom"
-    ax.set_title(
-        f"{name} kernel: {model.support_.shape[0]} support vectors, {errors} training errors",
-        fontsize="medium",
-    )
+    n_support = len(model.support_)
+    title = f"{name} kernel: {n_support} support vectors, {errors} training errors"
+    ax.set_title(title, fontsize="medium")
     ax.legend(**LEGEND_STYLE)
     return ax
 
@@ -213,7 +225,7 @@ def animate_kernel_training(
     from sklearn.exceptions import ConvergenceWarning
 
     if not isinstance(model, KernelPerceptron):
-        raise TypeError(f"model must be a KernelPerceptron, got {type(model).__name__}.")
+        raise TypeError(f"need a KernelPerceptron, got {type(model).__name__}.")
     if model.shuffle and model.random_state is None:
         raise ValueError(
             "Give the model a random_state (or shuffle=False): otherwise each frame "
@@ -222,13 +234,19 @@ def animate_kernel_training(
     X = _as_points(X)
     full = clone(model).fit(X, y)
     epochs = (sample_updates(full.n_iter_, max_frames) + 1).tolist()
-    fig, ax = plt.subplots(figsize=figsize, dpi=dpi, facecolor="white", layout="constrained")
+    fig, ax = plt.subplots(
+        figsize=figsize,
+        dpi=dpi,
+        facecolor="white",
+        layout="constrained",
+    )
     fig.canvas.draw()
 
     def draw(epoch: int) -> list:
         ax.clear()
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)  # early epochs: expected
+            # Early epochs have not converged yet: expected.
+            warnings.simplefilter("ignore", ConvergenceWarning)
             partial = clone(model).set_params(max_iter=epoch).fit(X, y)
         plot_kernel_model(partial, X, y, ax=ax)
         ax.set_title(
@@ -238,4 +256,10 @@ def animate_kernel_training(
         )
         return list(ax.get_children())
 
-    return FuncAnimation(fig, draw, frames=epochs, interval=FRAME_INTERVAL_MS, repeat=False)
+    return FuncAnimation(
+        fig,
+        draw,
+        frames=epochs,
+        interval=FRAME_INTERVAL_MS,
+        repeat=False,
+    )

@@ -1,4 +1,6 @@
-"""The kernel perceptron: the perceptron in dual form (Aizerman, Braverman and Rozonoer 1964).
+"""The kernel perceptron: the perceptron in dual form.
+
+Aizerman, Braverman and Rozonoer (1964) introduced it.
 
 From zero weights, the perceptron's weight vector is always a sum of the
 examples it made mistakes on: ``w = sum_i alpha_i y_i x_i``, where ``alpha_i``
@@ -130,7 +132,8 @@ class KernelPerceptron(LinearBinaryClassifier):
     >>> from perceptron_lib import KernelPerceptron
     >>> X = [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]
     >>> y = [-1, 1, 1, -1]
-    >>> model = KernelPerceptron(kernel="poly", degree=2, gamma=1.0, shuffle=False).fit(X, y)
+    >>> model = KernelPerceptron(kernel="poly", degree=2, gamma=1.0, shuffle=False)
+    >>> model = model.fit(X, y)
     >>> model.predict(X).tolist()
     [-1, 1, 1, -1]
     >>> model.converged_, model.update_counts_.tolist(), model.support_.tolist()
@@ -176,11 +179,17 @@ class KernelPerceptron(LinearBinaryClassifier):
             )
 
     def _kernel_matrix(self, A: NDArray, B: NDArray) -> NDArray[np.float64]:
-        """Return the matrix of ``K(a, b)`` for the rows ``a`` of ``A`` and ``b`` of ``B``."""
+        """Return the matrix of ``K(a, b)``, ``a`` a row of ``A``, ``b`` of ``B``."""
         if self.kernel == "linear":
             return linear_kernel(A, B)
         if self.kernel == "poly":
-            return polynomial_kernel(A, B, degree=self.degree, gamma=self.gamma, coef0=self.coef0)
+            return polynomial_kernel(
+                A,
+                B,
+                degree=self.degree,
+                gamma=self.gamma,
+                coef0=self.coef0,
+            )
         if self.kernel == "rbf":
             return rbf_kernel(A, B, gamma=self.gamma)
         values = np.asarray(self.kernel(A, B), dtype=np.float64)
@@ -195,7 +204,7 @@ class KernelPerceptron(LinearBinaryClassifier):
         return values
 
     def fit(self, X: ArrayLike, y: ArrayLike):
-        """Learn the update counts from zero, until an epoch makes no mistake or ``max_iter``.
+        """Learn the counts from zero until a mistake-free epoch, or ``max_iter``.
 
         Parameters
         ----------
@@ -217,11 +226,18 @@ class KernelPerceptron(LinearBinaryClassifier):
         rng = check_random_state(self.random_state)
         per_epoch = []
         for _ in range(self.max_iter):
-            # The same orders as Perceptron: one permutation per epoch from one generator.
+            # The same orders as Perceptron: a permutation per epoch, one generator.
             order = rng.permutation(n_samples) if self.shuffle else np.arange(n_samples)
             mistakes = np.zeros(n_samples, dtype=np.bool_)
             bias = float(
-                kernel_perceptron_epoch(gram, signed, order, update_counts, bias, mistakes)
+                kernel_perceptron_epoch(
+                    gram,
+                    signed,
+                    order,
+                    update_counts,
+                    bias,
+                    mistakes,
+                )
             )
             per_epoch.append(int(mistakes.sum()))
             if per_epoch[-1] == 0:
@@ -229,9 +245,9 @@ class KernelPerceptron(LinearBinaryClassifier):
         self._store(X, signed, update_counts, bias, per_epoch)
         if not self.converged_:
             warnings.warn(
-                f"KernelPerceptron made {per_epoch[-1]} mistake(s) in its last epoch and "
-                f"stopped at max_iter={self.max_iter}. The data may not be separable with "
-                "this kernel; the model is the one after the last epoch.",
+                f"KernelPerceptron made {per_epoch[-1]} mistake(s) in its last "
+                f"epoch and stopped at max_iter={self.max_iter}. The data may not be "
+                "separable with this kernel; the model is that of the last epoch.",
                 ConvergenceWarning,
                 stacklevel=2,
             )
@@ -242,7 +258,8 @@ class KernelPerceptron(LinearBinaryClassifier):
         self.update_counts_ = update_counts
         self.support_ = np.flatnonzero(update_counts > 0)
         self.support_vectors_ = X[self.support_]
-        self.dual_coef_ = (update_counts[self.support_] * signed[self.support_])[None, :]
+        alpha_y = update_counts[self.support_] * signed[self.support_]
+        self.dual_coef_ = alpha_y[None, :]
         self.intercept_ = np.array([bias])
         self.mistakes_per_epoch_ = np.array(per_epoch, dtype=np.int64)
         self.n_iter_ = len(per_epoch)

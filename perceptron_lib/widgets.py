@@ -409,7 +409,12 @@ def training_explorer(estimator, X: ArrayLike, y: ArrayLike) -> ipw.VBox:
 
 
 def _kernel_view(
-    kernel: str, degree: int, gamma: float, X: ArrayLike, y: ArrayLike, max_iter: int = 50
+    kernel: str,
+    degree: int,
+    gamma: float,
+    X: ArrayLike,
+    y: ArrayLike,
+    max_iter: int = 50,
 ) -> tuple[str, Figure]:
     """Return a summary of a kernel perceptron trained on ``(X, y)``, and its regions.
 
@@ -478,7 +483,7 @@ def _kernel_view(
 
 
 def kernel_explorer(datasets: dict | None = None) -> ipw.VBox:
-    """An explorer: pick a data set, a kernel and its parameters; watch regions and mistakes.
+    """An explorer: pick data, a kernel and its parameters; watch regions and mistakes.
 
     Parameters
     ----------
@@ -509,12 +514,19 @@ def kernel_explorer(datasets: dict | None = None) -> ipw.VBox:
     if not isinstance(datasets, dict) or not datasets:
         raise ValueError("datasets must be a non-empty dict of name -> (X, y).")
     data = ipw.Dropdown(options=list(datasets), description="data")
-    kernel = ipw.Dropdown(options=["linear", "poly", "rbf"], value="poly", description="kernel")
-    degree = ipw.IntSlider(value=2, min=1, max=6, description="degree", continuous_update=False)
-    gamma = ipw.FloatLogSlider(
-        value=1.0, base=10, min=-2, max=2, step=0.1, description="gamma", continuous_update=False
-    )
+    kernels = ["linear", "poly", "rbf"]
+    kernel = ipw.Dropdown(options=kernels, value="poly", description="kernel")
+    degree = ipw.IntSlider(value=2, min=1, max=6, description="degree")
+    # gamma from 0.01 to 100 on a log scale.
+    gamma = ipw.FloatLogSlider(value=1.0, min=-2, max=2, step=0.1, description="gamma")
+    for slider in (degree, gamma):
+        slider.continuous_update = False  # redraw when released, not at every pixel
     return _explorer(
         [data, kernel, degree, gamma],
-        lambda: _kernel_view(kernel.value, degree.value, gamma.value, *datasets[data.value]),
+        lambda: _kernel_view(
+            kernel.value,
+            degree.value,
+            gamma.value,
+            *datasets[data.value],
+        ),
     )

@@ -58,7 +58,7 @@ def test_right_feature_maps_pass(capsys):
         (lambda x: poly2_features(x)[1:], "add the feature 1"),
         (
             lambda x: np.concatenate([[1.0], np.asarray(x, float), np.outer(x, x).ravel()]),
-            "linear features need a factor sqrt(2)",
+            "give x_j a factor sqrt(2)",
         ),
         (
             lambda x: np.concatenate(

@@ -130,7 +130,8 @@ def test_polynomial_kernel_makes_the_mistakes_of_the_explicit_feature_map(seed, 
     assert model.intercept_[0] == perceptron.intercept_
     X_new = rng.integers(-3, 4, size=(20, 2)).astype(float)
     np.testing.assert_array_equal(
-        model.decision_function(X_new), perceptron.decision_function(degree_two_map(X_new))
+        model.decision_function(X_new),
+        perceptron.decision_function(degree_two_map(X_new)),
     )
 
 
@@ -262,7 +263,10 @@ def test_compiled_and_python_loops_agree():
     signed = y.astype(float)
     results = []
     for loop in (kernel_perceptron_epoch, kernel_perceptron_epoch.py_func):
-        counts, mistakes = np.zeros(len(y), dtype=np.int64), np.zeros(len(y), dtype=np.bool_)
+        counts, mistakes = (
+            np.zeros(len(y), dtype=np.int64),
+            np.zeros(len(y), dtype=np.bool_),
+        )
         b = loop(gram, signed, np.arange(len(y)), counts, 0.0, mistakes)
         results.append((counts.tolist(), mistakes.tolist(), float(b)))
     assert results[0] == results[1]

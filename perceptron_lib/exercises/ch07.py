@@ -35,7 +35,7 @@ def _bits(row: np.ndarray) -> str:
 
 
 def check_lifted_xor_weights(w: ArrayLike, b: float) -> None:
-    """Check weights ``w = (w1, w2, w3)`` and bias ``b`` for XOR on ``(x1, x2, x1 AND x2)``.
+    """Check weights ``w = (w1, w2, w3)`` and bias ``b`` for XOR on ``(x1, x2, x1 x2)``.
 
     The unit predicts +1 when ``w1 x1 + w2 x2 + w3 (x1 AND x2) + b > 0``; it
     must predict +1 exactly where ``x1 XOR x2`` is true.
@@ -52,8 +52,9 @@ def check_lifted_xor_weights(w: ArrayLike, b: float) -> None:
     >>> check_lifted_xor_weights([1.0, 1.0, 0.0], -0.5)
     Traceback (most recent call last):
     ...
-    perceptron_lib.exercises.ExerciseFailure: On input (1, 1), with x1 AND x2 = 1, the
-    activation is 1.5 > 0, so the unit predicts +1, but 1 XOR 1 = 0 (it should predict -1).
+    perceptron_lib.exercises.ExerciseFailure: On input (1, 1), with x1 AND x2 = 1,
+    the activation is 1.5 > 0, so the unit predicts +1, but 1 XOR 1 = 0 (it should
+    predict -1).
     """
     w = np.asarray(w, dtype=float)
     if w.shape != (3,):
@@ -117,7 +118,7 @@ def _poly2_hint(arguments: Mapping[str, Any], got: Any, expected: float) -> str 
     if np.isclose(got, expected - 1.0):
         return "the constant 1 of (x . z + 1)^2 needs a feature too: add the feature 1."
     if np.isclose(got, 1.0 + dot + dot**2):
-        return "2 x . z = (sqrt(2) x) . (sqrt(2) z): the linear features need a factor sqrt(2)."
+        return "2 x . z = (sqrt(2) x) . (sqrt(2) z): give x_j a factor sqrt(2)."
     if x.shape[0] > 1 and np.isclose(got, _without_root_two_on_pairs(x, z)):
         return (
             "(x . z)^2 has each cross term x_j x_k z_j z_k twice: give the features "
@@ -141,7 +142,8 @@ def check_poly2_features(poly2_features: Callable[[ArrayLike], ArrayLike]) -> No
     >>> def poly2_features(x):
     ...     x = np.asarray(x, dtype=float)
     ...     j, k = np.triu_indices(len(x), k=1)
-    ...     return np.concatenate([[1.0], np.sqrt(2) * x, x**2, np.sqrt(2) * x[j] * x[k]])
+    ...     root2 = np.sqrt(2)
+    ...     return np.concatenate([[1.0], root2 * x, x**2, root2 * x[j] * x[k]])
     >>> check_poly2_features(poly2_features)
     All 6 checks passed for feature_dot.
     """
@@ -181,12 +183,12 @@ def _count_hint(arguments: Mapping[str, Any], got: Any, expected: int) -> str | 
     if got == expected + 1:
         return "the empty conjunction (order 0) is not a feature: start at order 1."
     if got == sum(D**order for order in range(1, k + 1)):
-        return "a conjunction is a set of distinct features: order does not matter, no repeats."
+        return "a conjunction is a set of distinct features: no order, no repeats."
     return None
 
 
 def check_conjunction_count(n_conjunctions: Callable[[int, int], int]) -> None:
-    """Check ``n_conjunctions(D, k)``: the conjunctions of 1 to k distinct features of D.
+    """Check ``n_conjunctions(D, k)``: conjunctions of 1 to k distinct features of D.
 
     That is ``C(D, 1) + C(D, 2) + ... + C(D, k)`` (terms with ``k > D`` are 0).
 
@@ -223,7 +225,7 @@ def check_two_layer_network(
     b_out: float,
     gate: str = "xnor",
 ) -> None:
-    """Check a two-layer network of threshold units on the four inputs of a 2-input gate.
+    """Check a two-layer network of threshold units on the four inputs of a gate.
 
     Hidden unit ``h`` outputs 1 when ``W_hidden[h] . x + b_hidden[h] > 0``,
     else 0; the output unit outputs 1 when ``w_out . hidden + b_out > 0``.
@@ -245,7 +247,8 @@ def check_two_layer_network(
     --------
     XOR as OR and NAND, then AND:
 
-    >>> check_two_layer_network([[1, 1], [-1, -1]], [-0.5, 1.5], [1, 1], -1.5, gate="xor")
+    >>> W_hidden, b_hidden = [[1, 1], [-1, -1]], [-0.5, 1.5]
+    >>> check_two_layer_network(W_hidden, b_hidden, [1, 1], -1.5, gate="xor")
     All 4 inputs of XOR are right.
     """
     W_hidden = np.atleast_2d(np.asarray(W_hidden, dtype=float))
@@ -254,12 +257,13 @@ def check_two_layer_network(
     n_hidden = W_hidden.shape[0]
     if W_hidden.shape != (n_hidden, 2) or b_hidden.shape != (n_hidden,):
         raise ValueError(
-            "W_hidden must have one row of two weights per hidden unit and b_hidden one "
-            f"bias per hidden unit; got shapes {W_hidden.shape} and {b_hidden.shape}."
+            "W_hidden must have one row of two weights per hidden unit and b_hidden "
+            "one bias per hidden unit; got shapes "
+            f"{W_hidden.shape} and {b_hidden.shape}."
         )
     if w_out.shape != (n_hidden,):
         raise ValueError(
-            f"w_out must have one weight per hidden unit ({n_hidden}), got shape {w_out.shape}."
+            f"w_out needs one weight per hidden unit ({n_hidden}), got {w_out.shape}."
         )
     b_out = float(b_out)
     name = gate.lower()
@@ -277,8 +281,9 @@ def check_two_layer_network(
             # Confirmed: all four inputs wrong, no output activation exactly 0.
             if np.all(output != wanted) and np.all(activation != 0):
                 message += (
-                    f"\nHint: your network computes the negation of {name.upper()} on every "
-                    "input: flip the signs of the output unit's weights and bias."
+                    "\nHint: your network computes the negation of "
+                    f"{name.upper()} on every input: flip the signs of the output "
+                    "unit's weights and bias."
                 )
             raise ExerciseFailure(message)
     print(f"All 4 inputs of {name.upper()} are right.")
