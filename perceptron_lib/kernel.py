@@ -1,6 +1,7 @@
 """The kernel perceptron: the perceptron in dual form.
 
-Aizerman, Braverman and Rozonoer (1964) introduced it.
+It goes back to the potential-function method of Aizerman, Braverman and
+Rozonoer (1964).
 
 From zero weights, the perceptron's weight vector is always a sum of the
 examples it made mistakes on: ``w = sum_i alpha_i y_i x_i``, where ``alpha_i``
