@@ -48,6 +48,7 @@ from .features import (
     n_conjunction_features,
     pairwise_products,
 )
+from .kernel import KernelPerceptron
 from .losses import perceptron_criterion, perceptron_criterion_gradient, zero_one_loss
 from .margin import MarginPerceptron
 from .perceptron import Perceptron
@@ -78,6 +79,7 @@ from .voted import VotedPerceptron
 __all__ = [
     "AveragedPerceptron",
     "BatchPerceptron",
+    "KernelPerceptron",
     "Perceptron",
     "TrainingTrace",
     "VotedPerceptron",

@@ -1,0 +1,289 @@
+"""Checks for the exercises of chapter 7: XOR, feature maps, kernels, two layers.
+
+Units fire (output 1, or predict +1) when their activation is > 0, as
+everywhere in the course.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from math import comb
+from numbers import Integral
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ..data import logic_gate
+from . import ExerciseFailure, check_function, describe
+
+__all__ = [
+    "check_conjunction_count",
+    "check_lifted_xor_weights",
+    "check_poly2_features",
+    "check_two_layer_network",
+]
+
+_INPUTS = logic_gate("xor")[0]  # (0,0), (0,1), (1,0), (1,1)
+
+
+def _bits(row: np.ndarray) -> str:
+    return ", ".join(str(int(v)) for v in row)
+
+
+# -- XOR with the feature x3 = x1 AND x2 -------------------------------------------
+
+
+def check_lifted_xor_weights(w: ArrayLike, b: float) -> None:
+    """Check weights ``w = (w1, w2, w3)`` and bias ``b`` for XOR on ``(x1, x2, x1 x2)``.
+
+    The unit predicts +1 when ``w1 x1 + w2 x2 + w3 (x1 AND x2) + b > 0``; it
+    must predict +1 exactly where ``x1 XOR x2`` is true.
+
+    Raises
+    ------
+    perceptron_lib.exercises.ExerciseFailure
+        On the first input (in truth-table order) that is wrong.
+
+    Examples
+    --------
+    >>> check_lifted_xor_weights([1.0, 1.0, -2.0], -0.5)
+    All 4 inputs of XOR are right with the feature x1 AND x2.
+    >>> check_lifted_xor_weights([1.0, 1.0, 0.0], -0.5)
+    Traceback (most recent call last):
+    ...
+    perceptron_lib.exercises.ExerciseFailure: On input (1, 1), with x1 AND x2 = 1,
+    the activation is 1.5 > 0, so the unit predicts +1, but 1 XOR 1 = 0 (it should
+    predict -1).
+    """
+    w = np.asarray(w, dtype=float)
+    if w.shape != (3,):
+        raise ValueError(
+            f"w must hold three weights, for x1, x2 and x1 AND x2; got shape {w.shape}."
+        )
+    b = float(b)
+    lifted = np.column_stack([_INPUTS, _INPUTS[:, 0] * _INPUTS[:, 1]])
+    activations = lifted @ w + b
+    wanted = logic_gate("xor")[1] > 0
+    fires = activations > 0
+    for row, a, fire, want in zip(lifted, activations, fires, wanted, strict=True):
+        if fire != want:
+            x1, x2, x3 = (int(v) for v in row)
+            message = (
+                f"On input ({x1}, {x2}), with x1 AND x2 = {x3}, the activation is "
+                f"{describe(float(a))} {'>' if fire else '<='} 0, so the unit predicts "
+                f"{'+1' if fire else '-1'}, but {x1} XOR {x2} = {int(want)} "
+                f"(it should predict {'+1' if want else '-1'})."
+            )
+            # Confirmed: every input on the wrong side and none on the boundary.
+            if np.all(fires != wanted) and np.all(activations != 0):
+                message += (
+                    "\nHint: every input is wrong, so your unit computes XNOR: "
+                    "flip the signs of all weights and of the bias."
+                )
+            elif a == 0:
+                message += "\nHint: an activation of exactly 0 predicts -1."
+            raise ExerciseFailure(message)
+    print("All 4 inputs of XOR are right with the feature x1 AND x2.")
+
+
+# -- the explicit feature map of the degree-2 polynomial kernel ---------------------
+
+_PAIRS = [
+    ([1.0], [2.0]),
+    ([-1.0], [3.0]),
+    ([1.0, 2.0], [3.0, -1.0]),
+    ([0.5, -1.0], [2.0, 2.0]),
+    ([1.0, 0.0, 2.0], [-1.0, 1.0, 1.0]),
+    ([1.0, 2.0, 3.0], [0.5, -0.5, 2.0]),
+]
+
+
+def _kernel(x: ArrayLike, z: ArrayLike) -> float:
+    return float((np.dot(x, z) + 1.0) ** 2)
+
+
+def _without_root_two_on_pairs(x: np.ndarray, z: np.ndarray) -> float:
+    # (x.z + 1)^2 with each cross term x_j x_k z_j z_k (j < k) counted once, not twice.
+    first, second = np.triu_indices(x.shape[0], k=1)
+    cross = float(np.sum(x[first] * x[second] * z[first] * z[second]))
+    return _kernel(x, z) - cross
+
+
+def _poly2_hint(arguments: Mapping[str, Any], got: Any, expected: float) -> str | None:
+    x = np.asarray(arguments["x"], dtype=float)
+    z = np.asarray(arguments["z"], dtype=float)
+    got = float(got)
+    dot = float(x @ z)
+    if np.isclose(got, expected - 1.0):
+        return "the constant 1 of (x . z + 1)^2 needs a feature too: add the feature 1."
+    if np.isclose(got, 1.0 + dot + dot**2):
+        return "2 x . z = (sqrt(2) x) . (sqrt(2) z): give x_j a factor sqrt(2)."
+    if x.shape[0] > 1 and np.isclose(got, _without_root_two_on_pairs(x, z)):
+        return (
+            "(x . z)^2 has each cross term x_j x_k z_j z_k twice: give the features "
+            "x_j x_k (j < k) a factor sqrt(2)."
+        )
+    if np.isclose(got, dot**2):
+        return "that is (x . z)^2; (x . z + 1)^2 also has the terms 2 x . z and 1."
+    return None
+
+
+def check_poly2_features(poly2_features: Callable[[ArrayLike], ArrayLike]) -> None:
+    """Check ``poly2_features(x)``: features whose dot product is ``(x . z + 1) ** 2``.
+
+    The check computes ``feature_dot(x, z) = poly2_features(x) @ poly2_features(z)``
+    on pairs of vectors (1 to 3 features) and compares it with the kernel
+    ``(x . z + 1) ** 2``. Any order of the features is right.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> def poly2_features(x):
+    ...     x = np.asarray(x, dtype=float)
+    ...     j, k = np.triu_indices(len(x), k=1)
+    ...     root2 = np.sqrt(2)
+    ...     return np.concatenate([[1.0], root2 * x, x**2, root2 * x[j] * x[k]])
+    >>> check_poly2_features(poly2_features)
+    All 6 checks passed for feature_dot.
+    """
+    if not callable(poly2_features):
+        raise TypeError("Pass the function poly2_features itself, not its result.")
+
+    def feature_dot(x, z):
+        fx = np.asarray(poly2_features(x), dtype=float)
+        fz = np.asarray(poly2_features(z), dtype=float)
+        if fx.ndim != 1 or fx.shape != fz.shape:
+            raise ValueError(
+                f"poly2_features must return a 1-d vector of the same length for every "
+                f"x of the same length; got shapes {fx.shape} and {fz.shape}."
+            )
+        return float(fx @ fz)
+
+    def reference(x, z):
+        return _kernel(x, z)
+
+    check_function(feature_dot, reference, _PAIRS, name="feature_dot", hint=_poly2_hint)
+
+
+# -- counting conjunctions ---------------------------------------------------------
+
+
+def _reference_count(D: int, k: int) -> int:
+    for name, value in (("D", D), ("k", k)):
+        if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
+            raise ValueError(f"{name} must be an integer >= 1, got {value!r}.")
+    return sum(comb(D, order) for order in range(1, k + 1))
+
+
+def _count_hint(arguments: Mapping[str, Any], got: Any, expected: int) -> str | None:
+    D, k = arguments["D"], arguments["k"]
+    if got == comb(D, k) and got != expected:
+        return "count the conjunctions of every order from 1 to k, not only of order k."
+    if got == expected + 1:
+        return "the empty conjunction (order 0) is not a feature: start at order 1."
+    if got == sum(D**order for order in range(1, k + 1)):
+        return "a conjunction is a set of distinct features: no order, no repeats."
+    return None
+
+
+def check_conjunction_count(n_conjunctions: Callable[[int, int], int]) -> None:
+    """Check ``n_conjunctions(D, k)``: conjunctions of 1 to k distinct features of D.
+
+    That is ``C(D, 1) + C(D, 2) + ... + C(D, k)`` (terms with ``k > D`` are 0).
+
+    Examples
+    --------
+    >>> from math import comb
+    >>> check_conjunction_count(lambda D, k: sum(comb(D, j) for j in range(1, k + 1)))
+    All 8 checks passed for n_conjunctions.
+    """
+    cases = [(1, 1), (3, 1), (3, 2), (2, 3), (4, 3), (10, 2), (10, 3), (100, 3)]
+    check_function(
+        n_conjunctions,
+        _reference_count,
+        cases,
+        name="n_conjunctions",
+        compare=lambda got, expected: got == expected,
+        hint=_count_hint,
+    )
+
+
+# -- a two-layer network of threshold units ----------------------------------------
+
+
+def _network_outputs(W_hidden, b_hidden, w_out, b_out):
+    hidden = (_INPUTS @ W_hidden.T + b_hidden > 0).astype(int)
+    activation = hidden @ w_out + b_out
+    return hidden, activation, (activation > 0).astype(int)
+
+
+def check_two_layer_network(
+    W_hidden: ArrayLike,
+    b_hidden: ArrayLike,
+    w_out: ArrayLike,
+    b_out: float,
+    gate: str = "xnor",
+) -> None:
+    """Check a two-layer network of threshold units on the four inputs of a gate.
+
+    Hidden unit ``h`` outputs 1 when ``W_hidden[h] . x + b_hidden[h] > 0``,
+    else 0; the output unit outputs 1 when ``w_out . hidden + b_out > 0``.
+
+    Parameters
+    ----------
+    W_hidden : array-like of shape (n_hidden, 2)
+    b_hidden : array-like of shape (n_hidden,)
+    w_out : array-like of shape (n_hidden,)
+    b_out : float
+    gate : {"xnor", "xor", "and", "or", "nand", "nor"}, default "xnor"
+
+    Raises
+    ------
+    perceptron_lib.exercises.ExerciseFailure
+        On the first input that is wrong, with what the hidden units output.
+
+    Examples
+    --------
+    XOR as OR and NAND, then AND:
+
+    >>> W_hidden, b_hidden = [[1, 1], [-1, -1]], [-0.5, 1.5]
+    >>> check_two_layer_network(W_hidden, b_hidden, [1, 1], -1.5, gate="xor")
+    All 4 inputs of XOR are right.
+    """
+    W_hidden = np.atleast_2d(np.asarray(W_hidden, dtype=float))
+    b_hidden = np.atleast_1d(np.asarray(b_hidden, dtype=float))
+    w_out = np.atleast_1d(np.asarray(w_out, dtype=float))
+    n_hidden = W_hidden.shape[0]
+    if W_hidden.shape != (n_hidden, 2) or b_hidden.shape != (n_hidden,):
+        raise ValueError(
+            "W_hidden must have one row of two weights per hidden unit and b_hidden "
+            "one bias per hidden unit; got shapes "
+            f"{W_hidden.shape} and {b_hidden.shape}."
+        )
+    if w_out.shape != (n_hidden,):
+        raise ValueError(
+            f"w_out needs one weight per hidden unit ({n_hidden}), got {w_out.shape}."
+        )
+    b_out = float(b_out)
+    name = gate.lower()
+    if name == "xnor":
+        wanted = (logic_gate("xor")[1] < 0).astype(int)
+    else:
+        wanted = (logic_gate(name)[1] > 0).astype(int)
+    hidden, activation, output = _network_outputs(W_hidden, b_hidden, w_out, b_out)
+    for row, h, out, want in zip(_INPUTS, hidden, output, wanted, strict=True):
+        if out != want:
+            message = (
+                f"On input ({_bits(row)}) the hidden units output ({_bits(h)}) and the "
+                f"network outputs {out}, but {name.upper()}({_bits(row)}) = {want}."
+            )
+            # Confirmed: all four inputs wrong, no output activation exactly 0.
+            if np.all(output != wanted) and np.all(activation != 0):
+                message += (
+                    "\nHint: your network computes the negation of "
+                    f"{name.upper()} on every input: flip the signs of the output "
+                    "unit's weights and bias."
+                )
+            raise ExerciseFailure(message)
+    print(f"All 4 inputs of {name.upper()} are right.")

@@ -1,0 +1,136 @@
+"""The exercise checks of chapter 7: a right answer passes, wrong ones are explained."""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+import pytest
+
+from perceptron_lib.exercises import ExerciseFailure, ch07
+
+# -- XOR with x1 AND x2 -------------------------------------------------------------
+
+
+def test_lifted_xor_weights_right_and_wrong(capsys):
+    ch07.check_lifted_xor_weights([1.0, 1.0, -2.0], -0.5)
+    assert "All 4 inputs of XOR are right" in capsys.readouterr().out
+    with pytest.raises(ExerciseFailure) as failure:
+        ch07.check_lifted_xor_weights([1.0, 1.0, 0.0], -0.5)  # OR: wrong on (1, 1) only
+    assert str(failure.value).startswith("On input (1, 1), with x1 AND x2 = 1")
+    assert "Hint" not in str(failure.value)
+
+
+def test_lifted_xor_xnor_hint_only_when_every_input_is_wrong():
+    with pytest.raises(ExerciseFailure, match="computes XNOR"):
+        ch07.check_lifted_xor_weights([-1.0, -1.0, 2.0], 0.5)  # the blog's plane
+    with pytest.raises(ExerciseFailure) as failure:
+        ch07.check_lifted_xor_weights([-1.0, -1.0, 2.0], 0.0)  # 3 wrong, one a = 0
+    assert "XNOR" not in str(failure.value)
+    with pytest.raises(ValueError, match="three weights"):
+        ch07.check_lifted_xor_weights([1.0, 1.0], 0.0)
+
+
+# -- the degree-2 feature map ----------------------------------------------------------
+
+
+def poly2_features(x):
+    x = np.asarray(x, dtype=float)
+    j, k = np.triu_indices(len(x), k=1)
+    return np.concatenate([[1.0], np.sqrt(2) * x, x**2, np.sqrt(2) * x[j] * x[k]])
+
+
+def all_ordered_products(x):
+    # A different right answer: every ordered product x_j x_k, no sqrt(2) needed there.
+    x = np.asarray(x, dtype=float)
+    return np.concatenate([[1.0], np.sqrt(2) * x, np.outer(x, x).ravel()])
+
+
+def test_right_feature_maps_pass(capsys):
+    ch07.check_poly2_features(poly2_features)
+    ch07.check_poly2_features(all_ordered_products)
+    assert capsys.readouterr().out.count("All 6 checks passed for feature_dot.") == 2
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (lambda x: poly2_features(x)[1:], "add the feature 1"),
+        (
+            lambda x: np.concatenate([[1.0], np.asarray(x, float), np.outer(x, x).ravel()]),
+            "give x_j a factor sqrt(2)",
+        ),
+        (
+            lambda x: np.concatenate(
+                [
+                    [1.0],
+                    np.sqrt(2) * np.asarray(x, float),
+                    np.asarray(x, float) ** 2,
+                    [x[j] * x[k] for j in range(len(x)) for k in range(j + 1, len(x))],
+                ]
+            ),
+            "x_j x_k (j < k) a factor sqrt(2)",
+        ),
+    ],
+)
+def test_feature_map_mistakes_get_their_hint(wrong, hint):
+    with pytest.raises(ExerciseFailure) as failure:
+        ch07.check_poly2_features(wrong)
+    assert hint in str(failure.value)
+
+
+def test_missing_constant_fails_on_the_smallest_pair():
+    # The smallest case already fails; its hint is the constant's, not the cross terms'.
+    def no_constant_one_feature(x):
+        return poly2_features(x)[1:]
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch07.check_poly2_features(no_constant_one_feature)
+    message = str(failure.value)
+    assert message.startswith("feature_dot(x=[1.0], z=[2.0]) returned 8.0 but should return 9.0")
+    assert "cross term" not in message
+
+
+def test_feature_map_with_a_wrong_shape_is_reported():
+    with pytest.raises(ExerciseFailure, match="1-d vector"):
+        ch07.check_poly2_features(lambda x: np.outer(x, x))
+
+
+# -- counting conjunctions ------------------------------------------------------------
+
+
+def test_conjunction_count_right_and_wrong(capsys):
+    ch07.check_conjunction_count(lambda D, k: sum(comb(D, j) for j in range(1, k + 1)))
+    assert "All 8 checks passed" in capsys.readouterr().out
+    with pytest.raises(ExerciseFailure, match="every order from 1 to k") as failure:
+        ch07.check_conjunction_count(lambda D, k: comb(D, k))
+    assert str(failure.value).startswith("n_conjunctions(D=3, k=2) returned 3 but should return 6")
+    with pytest.raises(ExerciseFailure, match="empty conjunction"):
+        ch07.check_conjunction_count(lambda D, k: sum(comb(D, j) for j in range(k + 1)))
+    with pytest.raises(ExerciseFailure, match="distinct features"):
+        ch07.check_conjunction_count(lambda D, k: sum(D**j for j in range(1, k + 1)))
+
+
+def test_conjunction_count_other_mistake_gets_no_hint():
+    with pytest.raises(ExerciseFailure) as failure:
+        ch07.check_conjunction_count(lambda D, k: D * k)
+    assert "Hint" not in str(failure.value)
+
+
+# -- two layers ---------------------------------------------------------------------
+
+
+def test_two_layer_networks(capsys):
+    # XNOR = OR(AND, NOR).
+    ch07.check_two_layer_network([[1, 1], [-1, -1]], [-1.5, 0.5], [1, 1], -0.5)
+    assert "All 4 inputs of XNOR are right." in capsys.readouterr().out
+    with pytest.raises(ExerciseFailure, match="negation of XNOR") as failure:
+        ch07.check_two_layer_network([[1, 1], [-1, -1]], [-0.5, 1.5], [1, 1], -1.5)  # XOR
+    assert str(failure.value).startswith(
+        "On input (0, 0) the hidden units output (0, 1) and the network outputs 0"
+    )
+    with pytest.raises(ExerciseFailure) as failure:  # AND: wrong on (0, 0) only
+        ch07.check_two_layer_network([[1, 1]], [-1.5], [1], -0.5)
+    assert "Hint" not in str(failure.value)
+    with pytest.raises(ValueError, match="one weight per hidden unit"):
+        ch07.check_two_layer_network([[1, 1], [1, 1]], [0, 0], [1], 0)
