@@ -27,7 +27,6 @@ __all__ = [
     "MaxMarginResult",
     "is_linearly_separable",
     "margin",
-    "max_lifted_margin",
     "max_margin",
     "mistake_bound",
     "radius",
@@ -476,77 +475,6 @@ def max_margin(X: ArrayLike, y: ArrayLike) -> MaxMarginResult:
         # The linear program found a separator only within its tolerance.
         raise ValueError(_NOT_SEPARABLE + " (It is separable at most up to rounding.)")
     return MaxMarginResult(margin=best_margin, coef=best[0], intercept=best[1])
-
-
-def max_lifted_margin(X: ArrayLike, y: ArrayLike) -> float:
-    """The largest *lifted* margin of any ``(w, b)`` on ``(X, y)``: the convergence theorem's.
-
-    The perceptron with a bias is the perceptron without bias run on the
-    lifted examples ``(1, x_i)`` with lifted weights ``(b, w)`` (the constant
-    first, as :func:`perceptron_lib.features.add_constant_feature` puts it).
-    Its convergence theorem (see :func:`mistake_bound`) therefore uses the
-    margin of the lifted vectors,
-
-        ``max over (b, w) of  min_i y_i (w . x_i + b) / ||(b, w)||``,
-
-    the margin of the best hyperplane *through the origin* of the lifted
-    space. It is smaller than the geometric margin :func:`max_margin` of the
-    same data, because ``||(b, w)|| >= ||w||``, and the bias now counts in the
-    length. It is found as the convex quadratic program "minimise
-    ``b^2 + ||w||^2`` subject to ``y_i (w . x_i + b) >= 1``", solved like
-    :func:`max_margin` (scipy's SLSQP from the linear program's feasible point),
-    so it is exact up to the solver's tolerance. The best mistake bound the
-    theorem certifies is ``(R / gamma)^2`` with this ``gamma`` and the lifted
-    radius ``R = max_i ||(1, x_i)||``.
-
-    Parameters
-    ----------
-    X : array-like of shape (n_samples, n_features)
-        Examples (not lifted: the constant feature is added here).
-    y : array-like of shape (n_samples,)
-        Labels, each -1 or +1.
-
-    Returns
-    -------
-    float
-        The largest lifted margin, > 0.
-
-    Raises
-    ------
-    ValueError
-        If the data are not linearly separable.
-
-    Examples
-    --------
-    Two points at -1 and +1 on a line: the best lifted separator is
-    ``(b, w) = (0, 1)``, at lifted distance 1 from both.
-
-    >>> from perceptron_lib.theory import max_lifted_margin
-    >>> round(max_lifted_margin([[-1.0], [1.0]], [-1, 1]), 6)
-    1.0
-    >>> round(max_lifted_margin([[1.0], [3.0]], [-1, 1]), 6)  # b must be large now
-    0.447214
-    """
-    X = _check_X(X)
-    y = _check_labels(y, X.shape[0])
-    start = _separating_lp(X, y)
-    if start.status == 2:
-        raise ValueError(_NOT_SEPARABLE)
-    if start.status != 0:
-        raise RuntimeError(f"The linear program did not finish: {start.message}")
-    signed = y[:, None] * np.hstack([X, np.ones((X.shape[0], 1))])
-
-    def lifted(v: NDArray) -> float:
-        return float((signed @ v).min() / np.linalg.norm(v))
-
-    best = v = start.x
-    # Every coordinate, the bias too, is penalised: the length is that of (b, w).
-    for _ in range(3):
-        v = _solve_hard_margin_qp(X, y, v, np.ones(X.shape[1] + 1), 1000)
-        if lifted(v) <= lifted(best) * (1 + 1e-12):
-            break
-        best = v
-    return lifted(best)
 
 
 def _max_margin_in_coordinates(X, y, centre, scale, max_iter) -> tuple[NDArray, float]:

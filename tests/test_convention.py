@@ -15,6 +15,7 @@ import pytest
 
 from perceptron_lib import data, plotting, theory
 from perceptron_lib._drawing import _clip_half_plane
+from perceptron_lib.convergence import max_lifted_margin
 from perceptron_lib.features import add_constant_feature
 
 
@@ -99,7 +100,7 @@ def test_every_two_input_boolean_function_but_xor_and_xnor_is_separable():
 def test_the_lifted_margin_of_the_three_points_matches_a_brute_force_search():
     # Issue 9, item 9: the convergence theorem uses the lifted margin and radius.
     X, y = data.three_points_example()
-    gamma = theory.max_lifted_margin(X, y)
+    gamma = max_lifted_margin(X, y).margin
     signed = y[:, None] * add_constant_feature(X)
     # Every unit vector (b, w1, w2) on a fine grid of the sphere.
     theta, phi = np.meshgrid(np.linspace(0, np.pi, 721), np.linspace(0, 2 * np.pi, 1441))
@@ -114,4 +115,4 @@ def test_the_lifted_margin_of_the_three_points_matches_a_brute_force_search():
 
 def test_the_lifted_margin_refuses_non_separable_data():
     with pytest.raises(ValueError, match="not linearly separable"):
-        theory.max_lifted_margin(*data.logic_gate("xor"))
+        max_lifted_margin(*data.logic_gate("xor"))
