@@ -53,7 +53,10 @@ def _criterion_hint(arguments: Mapping[str, Any], got: Any, expected: float) -> 
         )
     wrong_predictions = np.mean(np.where(X @ w + b > 0, 1.0, -1.0) != y)
     if np.isclose(got, np.mean(margins <= 0)) or np.isclose(got, wrong_predictions):
-        return "that counts mistakes (the 0/1 loss); charge each mistake max(0, -y (w . x + b)), not 1."
+        return (
+            "that counts mistakes (the 0/1 loss); charge each mistake "
+            "max(0, -y (w . x + b)), not 1."
+        )
     return None
 
 
