@@ -1,8 +1,14 @@
 """What the course's four classifiers share: parameters, input checks, prediction.
 
-Each classifier is a linear threshold unit ``f(x) = sign(w . x + b)`` learnt
-from two classes. This module holds the parts that do not depend on *how*
-``(w, b)`` is learnt, so that each algorithm's own module shows only its loop.
+Each classifier learns from two classes and predicts from an activation, with
+the course's one convention: the positive class ``classes_[1]`` where the
+activation is positive, the negative class ``classes_[0]`` where it is negative
+*or exactly zero*. For the perceptron, the averaged and the batch perceptron the
+activation is ``a = w . x + b``, so they are linear threshold units
+``f(x) = +1 if w . x + b > 0 else -1``; the voted perceptron's activation is a
+vote of several such units, which is not a linear function of ``x``. This
+module holds the parts that do not depend on *how* the weights are learnt, so
+that each algorithm's own module shows only its loop.
 """
 
 from __future__ import annotations
@@ -113,6 +119,9 @@ class LinearBinaryClassifier(ClassifierMixin, BaseEstimator):
         return X @ self.coef_ + self.intercept_
 
     def predict(self, X: ArrayLike) -> NDArray:
-        """Return ``classes_[1]`` where the score is positive, else ``classes_[0]``."""
+        """Return ``classes_[1]`` where the score is positive, else ``classes_[0]``.
+
+        A score of exactly 0 predicts ``classes_[0]``, the negative class.
+        """
         positive = self.decision_function(X) > 0
         return self.classes_[positive.astype(int)]

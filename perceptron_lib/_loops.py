@@ -2,9 +2,12 @@
 
 Every function here takes the examples in the order given by ``order``, works on
 plain float arrays (labels already mapped to -1/+1), updates the weights in
-place and returns the scalars it changed. They are compiled by numba when it is
-installed (see :mod:`perceptron_lib._compile`) and run unchanged as Python
-otherwise.
+place and returns the scalars it changed. Each can also record every step in an
+optional ``steps`` array: that is how :func:`perceptron_lib.training_trace`
+records the very loop the estimators run. Left out (``None``), the recording
+branch is removed when numba compiles the loop, so training pays nothing for it.
+The loops are compiled by numba when it is installed (see
+:mod:`perceptron_lib._compile`) and run unchanged as Python otherwise.
 
 The activation is computed as the dot product first and the bias added last,
 feature by feature from the first: the same arithmetic, in the same order, as
@@ -27,11 +30,22 @@ def activation(w, b, x):
 
 
 @compiled
-def perceptron_epoch(X, y, order, w, b, eta, fit_intercept, mistakes):
+def record_step(steps, t, a, b, w):
+    """Write step ``t`` into row ``t`` of ``steps``: ``a``, then ``b`` and ``w`` after it."""
+    steps[t, 0] = a
+    steps[t, 1] = b
+    for j in range(w.shape[0]):
+        steps[t, 2 + j] = w[j]
+
+
+@compiled
+def perceptron_epoch(X, y, order, w, b, eta, fit_intercept, mistakes, steps=None):
     """One pass of the perceptron (Daume's Algorithm 5) over ``X[order]``.
 
     ``w`` is updated in place; ``mistakes[t]`` is set to whether the t-th
-    example visited was a mistake. Returns the new bias.
+    example visited was a mistake. If ``steps`` is given (shape
+    ``(len(order), n_features + 2)``), its row t receives the activation of the
+    t-th step, then the bias and the weights after it. Returns the new bias.
     """
     for t in range(order.shape[0]):
         i = order[t]
@@ -45,18 +59,23 @@ def perceptron_epoch(X, y, order, w, b, eta, fit_intercept, mistakes):
                 w[j] += step * X[i, j]
             if fit_intercept:
                 b += step
+        if steps is not None:
+            record_step(steps, t, a, b, w)
     return b
 
 
 @compiled
-def averaged_perceptron_epoch(X, y, order, w, b, u, beta, count, eta, fit_intercept, mistakes):
+def averaged_perceptron_epoch(
+    X, y, order, w, b, u, beta, count, eta, fit_intercept, mistakes, steps=None
+):
     """One pass of the averaged perceptron (Daume's Algorithm 7) over ``X[order]``.
 
     Besides the current weights ``(w, b)`` it keeps the cached sums ``u`` and
     ``beta`` of every update weighted by the example counter ``count`` at the time
     of the update. The averaged weights are then ``w - u / count`` and
     ``b - beta / count`` at any moment, with no per-example averaging.
-    ``w`` and ``u`` are updated in place. Returns ``(b, beta, count)``.
+    ``w`` and ``u`` are updated in place; ``steps``, if given, records the
+    current ``(w, b)`` as in :func:`perceptron_epoch`. Returns ``(b, beta, count)``.
     """
     for t in range(order.shape[0]):
         i = order[t]
@@ -70,5 +89,7 @@ def averaged_perceptron_epoch(X, y, order, w, b, u, beta, count, eta, fit_interc
             if fit_intercept:
                 b += step
                 beta += step * count
+        if steps is not None:
+            record_step(steps, t, a, b, w)
         count += 1.0
     return b, beta, count

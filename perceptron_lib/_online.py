@@ -22,8 +22,9 @@ class OnlineLinearClassifier(LinearBinaryClassifier):
     """Base class of the error-driven online perceptrons.
 
     Subclasses define ``_start(n_features)`` (fresh state, weights at zero) and
-    ``_run_epoch(X, y, order, mistakes)`` (one pass over ``X[order]`` that fills
-    the boolean array ``mistakes``).
+    ``_run_epoch(X, y, order, mistakes, steps=None)`` (one pass over ``X[order]``
+    that fills the boolean array ``mistakes`` and, if ``steps`` is an array, the
+    record of every step that :func:`perceptron_lib.training_trace` reads).
     """
 
     def __init__(
@@ -57,14 +58,22 @@ class OnlineLinearClassifier(LinearBinaryClassifier):
             The fitted classifier.
         """
         X, signed = self._prepare_fit(X, y)
+        self._train(X, signed)
+        self._warn_if_not_converged()
+        return self
+
+    def _train(self, X: NDArray, y: NDArray, record: list | None = None) -> None:
+        """Run the epochs of ``fit`` on validated data, labels already -1/+1.
+
+        With ``record`` (a list), every epoch appends ``(order, mistakes, steps)``:
+        the order visited, the mistakes and the step record of the training loop.
+        """
         self._start(X.shape[1])
         self._rng = check_random_state(self.random_state)
         self.mistakes_per_epoch_ = np.zeros(0, dtype=np.int64)
         for _ in range(self.max_iter):
-            if self._one_epoch(X, signed) == 0:
+            if self._one_epoch(X, y, record) == 0:
                 break
-        self._warn_if_not_converged()
-        return self
 
     def partial_fit(self, X: ArrayLike, y: ArrayLike, classes: ArrayLike | None = None):
         """Make one pass over ``(X, y)``, continuing from the current weights.
@@ -106,12 +115,17 @@ class OnlineLinearClassifier(LinearBinaryClassifier):
 
     # -- the pass -----------------------------------------------------------
 
-    def _one_epoch(self, X: NDArray, y: NDArray) -> int:
-        """Run one epoch in this epoch's order; record and return its mistakes."""
+    def _one_epoch(self, X: NDArray, y: NDArray, record: list | None = None) -> int:
+        """Run one epoch in this epoch's order; count and return its mistakes."""
         n_samples = X.shape[0]
         order = self._rng.permutation(n_samples) if self.shuffle else np.arange(n_samples)
         mistakes = np.zeros(n_samples, dtype=np.bool_)
-        self._run_epoch(X, y, order, mistakes)
+        if record is None:
+            self._run_epoch(X, y, order, mistakes)
+        else:
+            steps = np.empty((n_samples, X.shape[1] + 2))
+            self._run_epoch(X, y, order, mistakes, steps)
+            record.append((order, mistakes, steps))
         count = int(mistakes.sum())
         self.mistakes_per_epoch_ = np.append(self.mistakes_per_epoch_, count)
         self.n_iter_ = self.mistakes_per_epoch_.shape[0]

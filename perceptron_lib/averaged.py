@@ -22,9 +22,13 @@ class AveragedPerceptron(OnlineLinearClassifier):
     After ``T`` examples have been visited this equals the mean of the ``T + 1``
     weight vectors ``w_0 = 0, w_1, ..., w_T``, where ``w_t`` is the weight vector
     after the t-th example. scikit-learn's ``SGDClassifier(loss="perceptron",
-    average=True)`` averages ``w_1, ..., w_T`` instead, so its coefficients are
-    these times ``(T + 1) / T``: the same direction, hence the same predictions
-    when ``fit_intercept=False``, and nearly the same otherwise.
+    average=True)`` runs the same updates only with ``learning_rate="constant",
+    eta0=1, penalty=None, shuffle=False, tol=None`` (its defaults regularise,
+    shuffle and use another step size, and the relation fails). With those
+    settings it averages ``w_1, ..., w_T``, so its ``coef_`` *and* its
+    ``intercept_`` are these times ``(T + 1) / T`` (up to rounding): the whole
+    activation is scaled by a positive number, hence the predictions agree,
+    with or without ``fit_intercept`` (barring activations within rounding of 0).
 
     Parameters
     ----------
@@ -85,7 +89,9 @@ class AveragedPerceptron(OnlineLinearClassifier):
         self._cached_intercept = 0.0  # beta in Algorithm 7
         self._counter = 1.0  # c in Algorithm 7
 
-    def _run_epoch(self, X: NDArray, y: NDArray, order: NDArray, mistakes: NDArray) -> None:
+    def _run_epoch(
+        self, X: NDArray, y: NDArray, order: NDArray, mistakes: NDArray, steps=None
+    ) -> None:
         b, beta, count = averaged_perceptron_epoch(
             X,
             y,
@@ -98,6 +104,7 @@ class AveragedPerceptron(OnlineLinearClassifier):
             float(self.eta),
             self.fit_intercept,
             mistakes,
+            steps,
         )
         self.last_intercept_, self._cached_intercept, self._counter = (
             float(b),

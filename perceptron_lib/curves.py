@@ -1,4 +1,4 @@
-"""Figures of training experiments: error against passes, spread over runs, loss along a line.
+"""Figures of training: error against passes, spread over runs, loss along a line, descent.
 
 The companions of :mod:`perceptron_lib.experiments` and
 :mod:`perceptron_lib.losses`. Like :mod:`perceptron_lib.plotting`, every
@@ -8,11 +8,11 @@ function draws on ``ax`` (a new figure with an opaque white background when
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 from matplotlib.axes import Axes
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from .experiments import ErrorCurve, OrderingResult
 
@@ -173,5 +173,76 @@ def plot_loss_profile(
         ax.plot(t, values, color=CURVE_COLORS[k % len(CURVE_COLORS)], label=name)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("loss")
+    ax.legend(fontsize="small", framealpha=0.9)
+    return ax
+
+
+def plot_descent_path(
+    function: Callable[[NDArray[np.float64]], ArrayLike],
+    path: ArrayLike,
+    ax: Axes | None = None,
+    *,
+    span: tuple[float, float] | None = None,
+    label: str = "f(t)",
+) -> Axes:
+    """Draw a function of one variable and the points a descent method visits on it.
+
+    The function is drawn as a curve; the path's points ``(t_k, f(t_k))`` as
+    numbered dots joined by arrows, from ``t_0`` on. This is the picture of
+    gradient descent in one dimension: each step moves ``t`` against the slope.
+
+    Parameters
+    ----------
+    function : callable
+        Takes an array of positions and returns the function's values there.
+    path : array-like of shape (n_steps + 1,)
+        The positions visited, the start first.
+    ax : matplotlib Axes, optional
+    span : (float, float), optional
+        The range of ``t`` to draw; default: the path's range plus one on
+        each side.
+    label : str, default="f(t)"
+        Legend entry (and y-axis label) of the function.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import numpy as np
+    >>> ax = plot_descent_path(np.abs, [-2.0, -1.0, 0.0])
+    >>> ax.get_lines()[0].get_label(), ax.get_lines()[1].get_xdata().tolist()
+    ('f(t)', [-2.0, -1.0, 0.0])
+    >>> plt.close("all")
+    """
+    if not callable(function):
+        raise TypeError(f"function must be callable, got {type(function).__name__}.")
+    path = np.asarray(path, dtype=np.float64)
+    if path.ndim != 1 or path.size == 0 or not np.all(np.isfinite(path)):
+        raise ValueError("path must be a non-empty 1-d sequence of finite positions.")
+    low, high = span if span is not None else (path.min() - 1.0, path.max() + 1.0)
+    if not low < high:
+        raise ValueError(f"span must be (low, high) with low < high, got {(low, high)}.")
+    t = np.linspace(low, high, 401)
+    values = np.asarray(function(t), dtype=np.float64)
+    heights = np.asarray(function(path), dtype=np.float64)
+    if values.shape != t.shape or heights.shape != path.shape:
+        raise ValueError("function must return one value per position it is given.")
+    ax = _axes(ax)
+    ax.plot(t, values, color=CURVE_COLORS[0], label=label)
+    ax.plot(path, heights, "o", color=CURVE_COLORS[1], label="descent steps", zorder=3)
+    for k in range(path.size - 1):
+        ax.annotate(
+            "",
+            xy=(path[k + 1], heights[k + 1]),
+            xytext=(path[k], heights[k]),
+            arrowprops={"arrowstyle": "->", "color": CURVE_COLORS[1]},
+        )
+    for k, (x, y) in enumerate(zip(path, heights, strict=True)):
+        ax.annotate(str(k), (x, y), textcoords="offset points", xytext=(0, 6), ha="center")
+    ax.set_xlabel("t")
+    ax.set_ylabel(label)
     ax.legend(fontsize="small", framealpha=0.9)
     return ax

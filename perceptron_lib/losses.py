@@ -1,14 +1,17 @@
 """Two losses for a linear classifier: the 0/1 loss and the perceptron criterion.
 
-The 0/1 loss counts mistakes. It is what we care about, but it is flat almost
-everywhere: a small change of ``(w, b)`` changes no prediction, so its gradient
-is zero and tells gradient descent nothing. The perceptron criterion
-``J(w, b) = (1/N) sum_i max(0, -y_i (w . x_i + b))`` instead charges each
-misclassified example its distance-like activation, so it slopes down towards
-the solutions; its gradient drives :class:`~perceptron_lib.BatchPerceptron`.
+The 0/1 loss counts wrong predictions. It is what we care about, but it is flat
+almost everywhere: a small change of ``(w, b)`` changes no prediction, so its
+gradient is zero and tells gradient descent nothing. The perceptron criterion
+``J(w, b) = (1/n) sum_i max(0, -y_i (w . x_i + b))`` instead charges each
+misclassified example its activation, so it slopes down towards the solutions;
+its gradient drives :class:`~perceptron_lib.BatchPerceptron`.
 
-Labels are -1/+1 throughout, and an activation of exactly 0 counts as a mistake,
-as in the perceptron's test ``y * a <= 0``.
+Labels are -1/+1 throughout, with the course's one convention for a = 0: the
+prediction is +1 if a > 0 and -1 otherwise, so :func:`zero_one_loss` counts a
+*positive* example at a = 0 as wrong and a negative one as right, exactly as
+``predict`` does; the training test ``y * a <= 0`` (used by the criterion's
+gradient) counts both as mistakes.
 """
 
 from __future__ import annotations
@@ -35,19 +38,28 @@ def _check(w: ArrayLike, b: float, X: ArrayLike, y: ArrayLike):
 
 
 def zero_one_loss(w: ArrayLike, b: float, X: ArrayLike, y: ArrayLike) -> float:
-    """Return the fraction of examples with ``y * (w . x + b) <= 0``.
+    """Return the fraction of examples that the rule ``+1 if a > 0 else -1`` gets wrong.
+
+    ``a = w . x + b``; the rule is the classifiers' ``predict``.
 
     Examples
     --------
     >>> zero_one_loss([1.0, 0.0], 0.0, [[2.0, 1.0], [-1.0, 3.0]], [1, 1])
     0.5
+
+    At zero weights every activation is 0 and every prediction is -1: the
+    negative example is right, the positive one wrong.
+
+    >>> zero_one_loss([0.0, 0.0], 0.0, [[2.0, 1.0], [-1.0, 3.0]], [1, -1])
+    0.5
     """
-    _, _, margins = _check(w, b, X, y)
-    return float(np.mean(margins <= 0))
+    X, y, _ = _check(w, b, X, y)
+    predictions = np.where(X @ np.asarray(w, dtype=np.float64) + float(b) > 0, 1.0, -1.0)
+    return float(np.mean(predictions != y))
 
 
 def perceptron_criterion(w: ArrayLike, b: float, X: ArrayLike, y: ArrayLike) -> float:
-    """Return ``(1/N) sum_i max(0, -y_i (w . x_i + b))``.
+    """Return ``(1/n) sum_i max(0, -y_i (w . x_i + b))``.
 
     Examples
     --------
@@ -63,12 +75,15 @@ def perceptron_criterion(w: ArrayLike, b: float, X: ArrayLike, y: ArrayLike) -> 
 def perceptron_criterion_gradient(
     w: ArrayLike, b: float, X: ArrayLike, y: ArrayLike
 ) -> tuple[NDArray[np.float64], float]:
-    """Return the (sub)gradient of :func:`perceptron_criterion` with respect to ``(w, b)``.
+    """Return a subgradient of :func:`perceptron_criterion` with respect to ``(w, b)``.
 
-    It is ``-(1/N) sum y_i x_i`` over the examples with ``y_i (w . x_i + b) <= 0``
-    (and ``-(1/N) sum y_i`` for ``b``); correctly classified examples contribute
-    nothing. At an activation of exactly 0 the criterion has a kink; like the
-    perceptron, we count that example as a mistake.
+    It is ``-(1/n) sum y_i x_i`` over the examples with ``y_i (w . x_i + b) <= 0``
+    (and ``-(1/n) sum y_i`` for ``b``); correctly classified examples contribute
+    nothing. Where no activation is exactly 0 this is the gradient. At an
+    activation of exactly 0 the criterion has a kink and no gradient; of the
+    valid subgradients we pick the one that counts that example as a mistake,
+    like the perceptron's test ``y * a <= 0`` (at ``w = 0, b = 0`` the vector 0
+    would be a valid subgradient too, and descent would never start).
 
     Returns
     -------

@@ -21,8 +21,13 @@ class Perceptron(OnlineLinearClassifier):
     Parameters
     ----------
     eta : float, default=1.0
-        Learning rate, > 0. From zero weights it scales ``(w, b)`` and changes
-        no prediction.
+        Learning rate, > 0. From zero weights, in exact arithmetic it only scales
+        every ``(w, b)`` of the run by ``eta``, so it changes no mistake and no
+        prediction. In floating point this stays true when ``eta`` is a power
+        of two (scaling by it is exact). Otherwise rounding can turn a tie
+        ``a = 0`` into a tiny nonzero activation, and on integer data, where ties
+        are common, the run can take another path: on ``logic_gate("and")`` with
+        ``shuffle=False``, ``eta=0.1`` makes 8 updates and ``eta=1`` makes 18.
     max_iter : int, default=1000
         Maximum number of epochs (passes over the data), >= 1.
     shuffle : bool, default=True
@@ -73,7 +78,9 @@ class Perceptron(OnlineLinearClassifier):
         self.coef_ = np.zeros(n_features)
         self.intercept_ = 0.0
 
-    def _run_epoch(self, X: NDArray, y: NDArray, order: NDArray, mistakes: NDArray) -> None:
+    def _run_epoch(
+        self, X: NDArray, y: NDArray, order: NDArray, mistakes: NDArray, steps=None
+    ) -> None:
         self.intercept_ = float(
             perceptron_epoch(
                 X,
@@ -84,5 +91,6 @@ class Perceptron(OnlineLinearClassifier):
                 float(self.eta),
                 self.fit_intercept,
                 mistakes,
+                steps,
             )
         )

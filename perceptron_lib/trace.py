@@ -7,7 +7,6 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import clone
-from sklearn.utils import check_random_state
 
 from ._online import OnlineLinearClassifier
 
@@ -91,11 +90,14 @@ class TrainingTrace:
 def training_trace(estimator: OnlineLinearClassifier, X: ArrayLike, y: ArrayLike) -> TrainingTrace:
     """Fit a copy of an online perceptron and record every step of its training.
 
-    The copy visits the examples in the same order as ``estimator.fit(X, y)``
-    would (same ``shuffle`` and ``random_state``) and makes the same updates, so
-    the last weights of the trace are the fitted ``Perceptron``'s weights (for
-    the averaged and voted perceptrons: the current, not the averaged or voted,
-    weights). ``estimator`` itself is not changed.
+    The copy is trained by its own ``fit`` machinery: the same epochs, the same
+    order of the examples (same ``shuffle`` and ``random_state``) and the same
+    compiled training loop, which is asked to write each step into a record
+    array as it goes (see :mod:`perceptron_lib._loops`). So the trace is a
+    recording of the run, not a re-implementation: its last weights are, bit
+    for bit, those ``estimator.fit(X, y)`` ends with (for the averaged and
+    voted perceptrons: the current weights, not the averaged or voted ones).
+    ``estimator`` itself is not changed, and no ``ConvergenceWarning`` is issued.
 
     Parameters
     ----------
@@ -127,36 +129,17 @@ def training_trace(estimator: OnlineLinearClassifier, X: ArrayLike, y: ArrayLike
         )
     model = clone(estimator)
     X, signed = model._prepare_fit(X, y)
-    rng = check_random_state(model.random_state)
-    eta = float(model.eta)
-    w, b = np.zeros(X.shape[1]), 0.0
-    records: dict[str, list] = {k: [] for k in ("epoch", "index", "activation", "mistake")}
-    weights, biases = [], []
-    for epoch in range(model.max_iter):
-        order = rng.permutation(X.shape[0]) if model.shuffle else np.arange(X.shape[0])
-        mistakes_this_epoch = 0
-        for i in order:
-            # Same arithmetic, in the same order, as perceptron_lib._loops.
-            a = float(sum(wj * xj for wj, xj in zip(w, X[i], strict=True))) + b
-            mistake = signed[i] * a <= 0.0
-            if mistake:
-                mistakes_this_epoch += 1
-                w = w + (eta * signed[i]) * X[i]
-                if model.fit_intercept:
-                    b = b + eta * signed[i]
-            for key, value in zip(records, (epoch, i, a, mistake), strict=True):
-                records[key].append(value)
-            weights.append(w)
-            biases.append(b)
-        if mistakes_this_epoch == 0:
-            break
+    record: list = []
+    model._train(X, signed, record)  # fit's own epochs, with the loop recording
+    orders, mistakes, steps = (np.concatenate(part) for part in zip(*record, strict=True))
+    epochs = np.repeat(np.arange(len(record)), X.shape[0])
     return TrainingTrace(
-        epoch=np.array(records["epoch"], dtype=np.int64),
-        index=np.array(records["index"], dtype=np.int64),
-        activation=np.array(records["activation"], dtype=np.float64),
-        mistake=np.array(records["mistake"], dtype=np.bool_),
-        weights=np.array(weights, dtype=np.float64).reshape(-1, X.shape[1]),
-        bias=np.array(biases, dtype=np.float64),
+        epoch=epochs.astype(np.int64),
+        index=orders.astype(np.int64),
+        activation=steps[:, 0].copy(),
+        mistake=mistakes.astype(np.bool_),
+        weights=steps[:, 2:].copy(),
+        bias=steps[:, 1].copy(),
         labels=signed,
         initial_weights=np.zeros(X.shape[1]),
         initial_bias=0.0,

@@ -18,8 +18,10 @@ class VotedPerceptron(OnlineLinearClassifier):
 
     Training is that of :class:`Perceptron`. Each update starts a new weight
     vector ``(w_k, b_k)`` with survival count ``c_k = 1``; each example it then
-    classifies correctly adds 1 to its count. A prediction is the weighted vote
-    ``sum_k c_k * sign(w_k . x + b_k)`` (Freund and Schapire, 1999). The initial
+    classifies correctly adds 1 to its count. A prediction is the sign of the
+    weighted vote ``sum_k c_k * sign(w_k . x + b_k)`` (Freund and Schapire,
+    1999), with ``sign(0) = 0`` inside the vote and a vote of exactly 0
+    predicting the negative class. The initial
     zero vector, which never survives an example, is not stored.
 
     Storage and prediction cost grow with the number of updates: one vector per
@@ -48,8 +50,9 @@ class VotedPerceptron(OnlineLinearClassifier):
     intercepts_ : ndarray of shape (n_vectors,)
         Their biases.
     survival_counts_ : ndarray of shape (n_vectors,)
-        How many examples each vector classified (its first mistake included,
-        as in Freund and Schapire's ``c = 1``).
+        Freund and Schapire's ``c_k``: 1 for the example whose mistake created
+        the vector (which the vector itself never classified), plus 1 for each
+        example it then classified correctly, up to the next mistake.
     coef_ : ndarray of shape (n_features,)
         The last weight vector (the vote itself is not linear).
     intercept_ : float
@@ -103,7 +106,9 @@ class VotedPerceptron(OnlineLinearClassifier):
         self.intercepts_ = np.zeros(0)
         self.survival_counts_ = np.zeros(0, dtype=np.int64)
 
-    def _run_epoch(self, X: NDArray, y: NDArray, order: NDArray, mistakes: NDArray) -> None:
+    def _run_epoch(
+        self, X: NDArray, y: NDArray, order: NDArray, mistakes: NDArray, steps=None
+    ) -> None:
         start_coef, start_intercept = self.coef_.copy(), self.intercept_
         self.intercept_ = float(
             perceptron_epoch(
@@ -115,6 +120,7 @@ class VotedPerceptron(OnlineLinearClassifier):
                 float(self.eta),
                 self.fit_intercept,
                 mistakes,
+                steps,
             )
         )
         positions = np.flatnonzero(mistakes)

@@ -56,3 +56,32 @@ def test_loss_profile_checks_shapes():
     assert [line.get_label() for line in ax.get_lines()] == ["a", "b"]
     with pytest.raises(ValueError, match="shape"):
         plot_loss_profile([0.0, 1.0], {"a": [1.0, 0.0, 2.0]})
+
+
+def test_descent_path_draws_the_function_and_each_step_on_it():
+    from perceptron_lib.curves import plot_descent_path
+
+    def f(t):
+        return np.maximum(0.0, 1.0 - t)
+
+    ax = plot_descent_path(f, [-2.0, -1.5, -1.0], span=(-3.0, 3.0))
+    curve, steps = ax.get_lines()
+    assert curve.get_xdata()[0] == -3.0 and curve.get_xdata()[-1] == 3.0
+    assert np.array_equal(curve.get_ydata(), f(curve.get_xdata()))
+    assert steps.get_xdata().tolist() == [-2.0, -1.5, -1.0]
+    assert steps.get_ydata().tolist() == [3.0, 2.5, 2.0]
+    assert len([a for a in ax.texts if a.get_text() in {"0", "1", "2"}]) == 3
+    assert ax.figure.get_facecolor() == (1.0, 1.0, 1.0, 1.0)
+
+
+def test_descent_path_refuses_bad_input():
+    from perceptron_lib.curves import plot_descent_path
+
+    with pytest.raises(TypeError, match="callable"):
+        plot_descent_path([1, 2], [0.0])
+    with pytest.raises(ValueError, match="non-empty"):
+        plot_descent_path(np.abs, [])
+    with pytest.raises(ValueError, match="low < high"):
+        plot_descent_path(np.abs, [0.0], span=(1.0, 1.0))
+    with pytest.raises(ValueError, match="one value per position"):
+        plot_descent_path(lambda t: 0.0, [0.0])

@@ -18,6 +18,7 @@ from perceptron_lib import (
     BatchPerceptron,
     Perceptron,
     VotedPerceptron,
+    logic_gate,
     training_trace,
 )
 
@@ -152,8 +153,19 @@ def test_averaged_perceptron_relation_to_sgdclassifier_average(fit_intercept):
     factor = (n_seen + 1) / n_seen
     assert_allclose(ours.coef_ * factor, sgd.coef_[0], rtol=1e-9)
     assert ours.intercept_ * factor == pytest.approx(sgd.intercept_[0], rel=1e-9, abs=1e-12)
-    if not fit_intercept:
-        assert_array_equal(ours.predict(X), sgd.predict(X))
+    # coef_ and intercept_ scale together: the predictions are the same, bias or not.
+    assert_array_equal(ours.predict(X), sgd.predict(X))
+
+
+def test_averaged_perceptron_relation_to_sgdclassifier_fails_with_its_defaults():
+    """With SGDClassifier's defaults (regularised, shuffled, optimal step) no (T+1)/T."""
+    X, y = _noisy_blobs()
+    ours = quietly(AveragedPerceptron(shuffle=False, max_iter=3).fit, X, y)
+    sgd = quietly(
+        SGDClassifier(loss="perceptron", average=True, max_iter=3, random_state=0).fit, X, y
+    )
+    factor = (ours.n_iter_ * len(y) + 1) / (ours.n_iter_ * len(y))
+    assert not np.allclose(ours.coef_ * factor, sgd.coef_[0], rtol=1e-3)
 
 
 @pytest.mark.parametrize("name", DATASETS)
@@ -371,3 +383,68 @@ def test_fortran_ordered_and_integer_inputs_give_the_same_weights():
     expected = Perceptron(random_state=0).fit(X, y).coef_
     assert_array_equal(Perceptron(random_state=0).fit(np.asfortranarray(X), y).coef_, expected)
     assert_array_equal(Perceptron(random_state=0).fit(X.astype(int).tolist(), y).coef_, expected)
+
+
+@pytest.mark.parametrize("cls", ALL)
+def test_an_activation_of_exactly_zero_predicts_the_negative_class(cls):
+    """The convention: +1 iff a > 0. From these two examples every estimator ends
+    with b = 0 and w > 0, so the point 0 has activation exactly 0."""
+    X, y = [[1.0], [-1.0]], ["yes", "no"]  # "yes" sorts last: the positive class
+    online = {"shuffle": False} if cls in ONLINE else {}
+    model = quietly(cls(fit_intercept=False, **online).fit, X, y)
+    assert model.decision_function([[0.0]]).tolist() == [0.0]
+    assert model.predict([[0.0]]).tolist() == ["no"]
+    assert model.predict(X).tolist() == y
+
+
+def test_learning_rate_changes_the_run_on_the_and_gate_unless_a_power_of_two():
+    """In exact arithmetic eta only scales the weights; in floating point eta = 0.1
+    rounds a tie a = 0 to about -2.8e-17 and the run takes another path."""
+    X, y = logic_gate("and")
+    runs = {eta: Perceptron(eta=eta, shuffle=False).fit(X, y) for eta in (1.0, 0.5, 0.1)}
+    for eta in (1.0, 0.5):
+        assert runs[eta].mistakes_per_epoch_.sum() == 18
+        assert (runs[eta].coef_ / eta).tolist() == [3.0, 2.0]
+        assert runs[eta].intercept_ / eta == -4.0
+    assert_array_equal(runs[0.5].mistakes_per_epoch_, runs[1.0].mistakes_per_epoch_)
+    tenth = runs[0.1]
+    assert tenth.mistakes_per_epoch_.sum() == 8
+    assert_allclose(tenth.coef_ / 0.1, [2.0, 1.0])
+    assert tenth.intercept_ / 0.1 == pytest.approx(-2.0)
+    ties = training_trace(Perceptron(eta=0.1, shuffle=False), X, y).activation
+    assert np.any((ties != 0) & (np.abs(ties) < 1e-15))  # a tie, rounded away from 0
+
+
+@pytest.mark.parametrize("cls", ONLINE)
+def test_trace_records_the_estimators_own_current_weights(cls):
+    X, y = _noisy_blobs()
+    model = cls(random_state=1, max_iter=3)
+    fitted = quietly(model.fit, X, y)
+    trace = training_trace(model, X, y)
+    last_w = fitted.last_coef_ if cls is AveragedPerceptron else fitted.coef_
+    last_b = fitted.last_intercept_ if cls is AveragedPerceptron else fitted.intercept_
+    assert_array_equal(trace.weights[-1], last_w)
+    assert trace.bias[-1] == last_b
+    assert trace.mistake.sum() == fitted.mistakes_per_epoch_.sum()
+    assert trace.n_steps == fitted.n_iter_ * len(y)
+
+
+def test_recording_a_step_changes_nothing_compiled_or_not():
+    from perceptron_lib import _loops
+
+    X, y = _noisy_blobs()
+    y = signed(y)
+    order = np.random.RandomState(0).permutation(len(y))
+    for epoch in (_loops.perceptron_epoch, _loops.perceptron_epoch.py_func):
+        runs = []
+        for steps in (None, np.empty((len(y), X.shape[1] + 2))):
+            w, mistakes = np.zeros(X.shape[1]), np.zeros(len(y), dtype=bool)
+            b = epoch(X, y, order, w, 0.0, 1.0, True, mistakes, steps)
+            runs.append((w, b, mistakes, steps))
+        (w0, b0, m0, _), (w1, b1, m1, steps) = runs
+        assert_array_equal(w0, w1)
+        assert b0 == b1
+        assert_array_equal(m0, m1)
+        assert_array_equal(steps[-1, 2:], w1)
+        assert steps[-1, 1] == b1
+        assert_array_equal(steps[:, 0] * y[order] <= 0, m1)

@@ -66,6 +66,44 @@ def test_update_that_changes_its_input_is_caught():
         ch03.check_update(list_mutating)
 
 
+def test_update_that_adds_into_the_given_array_is_caught():
+    # The classic in-place slip, with arrays as the chapter passes them.
+    def in_place(w, b, x, y):
+        if y * (w @ x + b) <= 0:
+            w += y * x
+            return w, b + y
+        return w, b
+
+    with pytest.raises(ExerciseFailure, match="changed its argument w in place"):
+        ch03.check_update(in_place)
+
+
+def test_update_without_the_bias_gets_the_bias_hint_and_only_it():
+    def no_bias(w, b, x, y):
+        new_w, _ = update(w, b, x, y)
+        return new_w, b
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch03.check_update(no_bias)
+    message = str(failure.value)
+    assert "b + y" in message
+    assert "y * a <= 0" not in message and "wrong sign" not in message
+
+
+def test_update_hints_are_not_shown_for_an_unrelated_mistake():
+    def doubled(w, b, x, y):
+        new_w, new_b = update(w, b, x, y)
+        return 2 * new_w, new_b
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch03.check_update(doubled)
+    assert "Hint" not in str(failure.value)
+    with pytest.raises(ExerciseFailure) as failure:
+        ch03.check_update(update_strict)
+    message = str(failure.value)
+    assert "b + y" not in message and "correct side" not in message
+
+
 def train_epoch(X, y, w, b):
     w, updates = np.array(w, dtype=float), 0
     for x, label in zip(np.asarray(X, dtype=float), y, strict=True):
@@ -94,6 +132,43 @@ def test_batch_style_epoch_fails_with_the_smallest_case():
     assert "at that moment" in message
 
 
+def test_epoch_without_bias_update_gets_the_bias_hint_not_the_timing_one():
+    def no_bias(X, y, w, b):
+        w, updates = np.array(w, dtype=float), 0
+        for x, label in zip(np.asarray(X, dtype=float), y, strict=True):
+            if label * (w @ x + b) <= 0:
+                w, updates = w + label * x, updates + 1
+        return w, b, updates
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch03.check_epoch(no_bias)
+    message = str(failure.value)
+    assert "update the bias too" in message
+    assert "at that moment" not in message
+
+
+def test_epoch_counting_every_example_gets_the_counting_hint_only():
+    def counts_all(X, y, w, b):
+        new_w, new_b, _ = train_epoch(X, y, w, b)
+        return new_w, new_b, len(y)
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch03.check_epoch(counts_all)
+    message = str(failure.value)
+    assert "count the updates only" in message
+    assert "at that moment" not in message and "bias" not in message
+
+
+def test_epoch_hints_are_not_shown_for_an_unrelated_mistake():
+    def off_by_one(X, y, w, b):
+        new_w, new_b, n = train_epoch(X, y, w, b)
+        return new_w, new_b + 1.0, n
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch03.check_epoch(off_by_one)
+    assert "Hint" not in str(failure.value)
+
+
 def rosenblatt(w, b, x, d, eta):
     w, x = np.asarray(w, dtype=float), np.asarray(x, dtype=float)
     y = 1 if w @ x + b >= 0 else -1
@@ -117,6 +192,40 @@ def test_rosenblatt_with_phi_zero_negative_fails_on_the_tie():
         "rosenblatt_update(w=[0.0], b=0.0, x=[2.0], d=1, eta=1.0)"
     )
     assert "phi(0) = +1" in str(failure.value)
+
+
+def test_rosenblatt_without_eta_gets_the_eta_hint_only():
+    def no_eta(w, b, x, d, eta):
+        return rosenblatt(w, b, x, d, 1.0)
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch03.check_rosenblatt_update(no_eta)
+    message = str(failure.value)
+    assert "learning rate eta" in message
+    assert "phi(0)" not in message and "2 * d" not in message
+
+
+def test_rosenblatt_with_step_eta_d_gets_the_factor_two_hint_only():
+    def half_step(w, b, x, d, eta):
+        w, x = np.asarray(w, dtype=float), np.asarray(x, dtype=float)
+        y = 1 if w @ x + b >= 0 else -1
+        return (w + eta * d * x, b + eta * d) if y != d else (w, b)
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch03.check_rosenblatt_update(half_step)
+    message = str(failure.value)
+    assert "2 * d" in message
+    assert "phi(0)" not in message and "learning rate" not in message
+
+
+def test_rosenblatt_phi_hint_is_not_shown_for_an_unrelated_mistake():
+    def wrong_sign(w, b, x, d, eta):
+        new_w, new_b = rosenblatt(w, b, x, d, eta)
+        return 2 * np.asarray(w, dtype=float) - new_w, 2 * b - new_b
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch03.check_rosenblatt_update(wrong_sign)
+    assert "Hint" not in str(failure.value)
 
 
 # -- chapter 4 ---------------------------------------------------------------
@@ -145,7 +254,7 @@ def test_criterion_summed_instead_of_averaged_is_explained():
     def summed(w, b, X, y):
         return criterion(w, b, X, y) * len(y)
 
-    with pytest.raises(ExerciseFailure, match="number of examples N"):
+    with pytest.raises(ExerciseFailure, match="number of examples n"):
         ch04.check_criterion(summed)
 
 
@@ -154,7 +263,7 @@ def test_zero_one_loss_in_place_of_the_criterion_is_explained():
         X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
         return float(np.mean(y * (X @ np.asarray(w, dtype=float) + b) <= 0))
 
-    with pytest.raises(ExerciseFailure, match="0/1 loss"):
+    with pytest.raises(ExerciseFailure, match="counts mistakes"):
         ch04.check_criterion(zero_one)
 
 
@@ -177,6 +286,30 @@ def test_gradient_ignoring_ties_is_explained():
 
     with pytest.raises(ExerciseFailure, match="counts as a mistake"):
         ch04.check_criterion_gradient(strict)
+
+
+def test_gradient_tie_hint_is_not_shown_for_another_mistake():
+    def flipped(w, b, X, y):
+        grad_w, grad_b = gradient(w, b, X, y)
+        return -grad_w, -grad_b
+
+    def doubled(w, b, X, y):
+        grad_w, grad_b = gradient(w, b, X, y)
+        return 2 * grad_w + 1.0, grad_b
+
+    for wrong in (flipped, doubled):
+        with pytest.raises(ExerciseFailure) as failure:
+            ch04.check_criterion_gradient(wrong)
+        assert "counts as a mistake" not in str(failure.value)
+
+
+def test_criterion_hints_are_not_shown_for_an_unrelated_mistake():
+    def plus_one(w, b, X, y):
+        return criterion(w, b, X, y) + 1.0
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch04.check_criterion(plus_one)
+    assert "Hint" not in str(failure.value)
 
 
 def test_best_pass_right_and_wrong(capsys):

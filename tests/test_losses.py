@@ -23,9 +23,20 @@ def data(seed=0, n=25):
     return X, y
 
 
-def test_zero_one_loss_counts_ties_as_mistakes():
+def test_zero_one_loss_counts_a_positive_tie_as_wrong():
     X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]])
     assert zero_one_loss([1.0, 0.0], 0.0, X, [1, 1, -1]) == pytest.approx(1 / 3)
+
+
+def test_zero_one_loss_follows_predict_at_a_zero_activation():
+    # At a = 0 the prediction is -1: a negative example there is right, a positive one wrong.
+    X = np.array([[1.0, 3.0], [2.0, 3.0]])
+    assert zero_one_loss([0.0, 0.0], 0.0, X, [1, -1]) == 0.5
+    assert zero_one_loss([0.0, 0.0], 0.0, X, [-1, -1]) == 0.0
+    model = BatchPerceptron(max_iter=3).fit(*data())
+    X_test, y_test = data(seed=9)
+    loss = zero_one_loss(model.coef_, model.intercept_, X_test, y_test)
+    assert loss == pytest.approx(1 - model.score(X_test, y_test))
 
 
 def test_criterion_is_zero_exactly_when_every_example_is_strictly_right():

@@ -84,6 +84,25 @@ def test_learning_rate_changes_no_decision_from_zero(data, power, seed):
 
 
 @SETTINGS
+@given(st.integers(0, 2**32 - 1), st.integers(2, 30), st.integers(1, 4), st.integers(-6, 6))
+def test_power_of_two_learning_rate_keeps_every_tie_on_integer_data(seed, n, d, power):
+    # Small integer features make ties a = 0 frequent: the case where a learning
+    # rate such as 0.1 changes the run (see test_estimators). A power of two must not.
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-2, 3, size=(n, d)).astype(float)
+    y = np.tile([-1, 1], n)[:n]
+    rng.shuffle(y)
+    eta = 2.0**power
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        base = Perceptron(random_state=seed % 1000, max_iter=20).fit(X, y)
+        scaled = Perceptron(eta=eta, random_state=seed % 1000, max_iter=20).fit(X, y)
+    assert_array_equal(scaled.mistakes_per_epoch_, base.mistakes_per_epoch_)
+    assert_array_equal(scaled.coef_, eta * base.coef_)
+    assert scaled.intercept_ == eta * base.intercept_
+
+
+@SETTINGS
 @given(
     st.integers(0, 2**32 - 1),
     st.integers(2, 40),

@@ -41,20 +41,37 @@ def _reference_update(
     return new_w, new_b
 
 
+def _same(got: Any, w: NDArray, b: float, *extra: Any) -> bool:
+    """Whether ``got`` is the tuple ``(w, b, *extra)``, up to rounding."""
+    try:
+        if len(got) != 2 + len(extra) or np.shape(got[0]) != w.shape:
+            return False
+        return (
+            np.allclose(np.asarray(got[0], dtype=float), w)
+            and np.isclose(float(got[1]), b)
+            and all(g == e for g, e in zip(got[2:], extra, strict=True))
+        )
+    except (TypeError, ValueError):
+        return False
+
+
 def _update_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> str | None:
+    # Each hint recomputes the mistake it names and is shown only if that is what
+    # the student's function returned on the failing case.
     w, x = (np.asarray(arguments[key], dtype=float) for key in ("w", "x"))
     b, y = float(arguments["b"]), float(arguments["y"])
     a = float(w @ x) + b
-    got_w = np.asarray(got[0], dtype=float) if isinstance(got, tuple | list) else None
-    if a == 0 and got_w is not None and np.allclose(got_w, w):
+    if a == 0 and _same(got, w, b):
         return (
             "the activation here is exactly 0, which is not a correct answer: "
             "test y * a <= 0, not y * a < 0."
         )
-    if y * a > 0 and got_w is not None and not np.allclose(got_w, w):
+    if y * a > 0 and _same(got, w + y * x, b + y):
         return "this example is already on its correct side (y * a > 0): leave w and b alone."
-    if got_w is not None and np.allclose(got_w, w - y * x):
+    if _same(got, w - y * x, b - y):
         return "the step has the wrong sign: add y * x to w, and y to b."
+    if y * a <= 0 and _same(got, w + y * x, b):
+        return "the bias is part of the update too: the new bias is b + y."
     return None
 
 
@@ -75,28 +92,58 @@ def check_update(update: Callable[[ArrayLike, float, ArrayLike, int], tuple]) ->
     >>> check_update(update)
     All 8 checks passed for update.
     """
+    # Arrays, as the student's function gets them in the chapter: an update that
+    # writes into w (w += y * x) changes the caller's array and is caught.
     cases = [
-        ([0.0], 0.0, [2.0], 1),
-        ([0.0, 0.0], 0.0, [1.0, 3.0], 1),
-        ([0.0, 0.0], 0.0, [1.0, 3.0], -1),
-        ([1.0, 3.0], 0.0, [2.0, 3.0], -1),
-        ([-1.0, 0.0], 0.0, [-3.0, 1.0], 1),
-        ([1.0, -1.0], 0.5, [2.0, 1.0], 1),
-        ([1.0, 1.0], -2.0, [1.0, 1.0], 1),
-        ([0.5, -1.0, 2.0], -0.25, [1.0, 2.0, -1.0], -1),
+        (np.array(w), b, np.array(x), y)
+        for w, b, x, y in [
+            ([0.0], 0.0, [2.0], 1),
+            ([0.0, 0.0], 0.0, [1.0, 3.0], 1),
+            ([0.0, 0.0], 0.0, [1.0, 3.0], -1),
+            ([1.0, 3.0], 0.0, [2.0, 3.0], -1),
+            ([-1.0, 0.0], 0.0, [-3.0, 1.0], 1),
+            ([1.0, -1.0], 0.5, [2.0, 1.0], 1),
+            ([1.0, 1.0], -2.0, [1.0, 1.0], 1),
+            ([0.5, -1.0, 2.0], -0.25, [1.0, 2.0, -1.0], -1),
+        ]
     ]
     check_function(update, _reference_update, cases, name="update", hint=_update_hint)
 
 
+def _frozen_epoch(X: NDArray, y: NDArray, w: NDArray, b: float) -> tuple:
+    """The pass with every mistake decided by the weights of the start of the pass."""
+    wrong = y * (X @ w + b) <= 0
+    return w + y[wrong] @ X[wrong], b + y[wrong].sum(), int(wrong.sum())
+
+
+def _epoch_without_bias_update(X: NDArray, y: NDArray, w: NDArray, b: float) -> tuple:
+    """The pass with the bias used but never updated."""
+    w, n_updates = w.copy(), 0
+    for x, label in zip(X, y, strict=True):
+        if label * (w @ x + b) <= 0:
+            w, n_updates = w + label * x, n_updates + 1
+    return w, b, n_updates
+
+
 def _epoch_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> str | None:
+    # Each hint recomputes the mistake it names on the failing case.
     if not isinstance(got, tuple | list) or len(got) != 3:
         return "return three values: the new weights, the new bias and the number of updates."
-    if np.allclose(np.asarray(got[0], dtype=float), np.asarray(arguments["w"], dtype=float)):
+    X, y, w = (np.asarray(arguments[key], dtype=float) for key in ("X", "y", "w"))
+    b = float(arguments["b"])
+    new_w, new_b, n_updates = expected
+    if _same(got, *_frozen_epoch(X, y, w, b)):
+        return (
+            "compute each activation with the weights as they are at that moment, "
+            "i.e. after the updates made earlier in the same pass."
+        )
+    if _same(got, *_epoch_without_bias_update(X, y, w, b)):
+        return "update the bias too: b + y after each mistake."
+    if _same(got, new_w, new_b, X.shape[0]) and n_updates != X.shape[0]:
+        return "count the updates only, that is the examples with y * a <= 0, not every example."
+    if _same(got, w, b, got[2]) and n_updates > 0:
         return "the weights did not move: update them after each mistake, within the pass."
-    return (
-        "compute each activation with the weights as they are at that moment, "
-        "i.e. after the updates made earlier in the same pass."
-    )
+    return None
 
 
 def check_epoch(train_epoch: Callable[[ArrayLike, ArrayLike, ArrayLike, float], tuple]) -> None:
@@ -139,11 +186,18 @@ def _reference_rosenblatt(
 
 
 def _rosenblatt_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> str | None:
+    # Each hint recomputes the mistake it names on the failing case.
     w, x = (np.asarray(arguments[key], dtype=float) for key in ("w", "x"))
-    b = float(arguments["b"])
-    if float(w @ x) + b == 0:
+    b, d, eta = float(arguments["b"]), float(arguments["d"]), float(arguments["eta"])
+    v = float(w @ x) + b
+    output = 1.0 if v >= 0 else -1.0
+    if v == 0 and _same(got, w + eta * (d + 1.0) * x, b + eta * (d + 1.0)):
         return "here v = w . x + b is exactly 0, and phi(0) = +1."
-    return "the output is y = phi(v) with phi(v) = +1 if v >= 0 else -1; the step is eta*(d-y)."
+    if eta != 1 and _same(got, w + (d - output) * x, b + (d - output)):
+        return "multiply the step by the learning rate eta."
+    if d != output and _same(got, w + eta * d * x, b + eta * d):
+        return "when the output is wrong, d - y is 2 * d, not d: the step is eta * (d - y)."
+    return None
 
 
 def check_rosenblatt_update(

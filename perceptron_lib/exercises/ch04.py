@@ -46,18 +46,22 @@ def _criterion_hint(arguments: Mapping[str, Any], got: Any, expected: float) -> 
     except (TypeError, ValueError):
         return "return one number, the mean over all examples."
     if np.isclose(got, np.maximum(0.0, -margins).sum()) and X.shape[0] > 1:
-        return "divide the sum by the number of examples N."
+        return "divide the sum by the number of examples n."
     if np.isclose(got, np.maximum(0.0, margins).mean()):
         return (
             "mind the sign: a misclassified example has y (w . x + b) <= 0 and costs its negative."
         )
-    if np.isclose(got, np.mean(margins <= 0)):
-        return "that is the 0/1 loss; charge each mistake max(0, -y (w . x + b)) instead of 1."
+    wrong_predictions = np.mean(np.where(X @ w + b > 0, 1.0, -1.0) != y)
+    if np.isclose(got, np.mean(margins <= 0)) or np.isclose(got, wrong_predictions):
+        return (
+            "that counts mistakes (the 0/1 loss); charge each mistake "
+            "max(0, -y (w . x + b)), not 1."
+        )
     return None
 
 
 def check_criterion(criterion: Callable[[ArrayLike, float, ArrayLike, ArrayLike], float]) -> None:
-    """Check ``criterion(w, b, X, y)``: ``(1/N) sum_i max(0, -y_i (w . x_i + b))``.
+    """Check ``criterion(w, b, X, y)``: ``(1/n) sum_i max(0, -y_i (w . x_i + b))``.
 
     Labels are -1 and +1.
 
@@ -85,18 +89,27 @@ def _gradient_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> str
         if np.allclose(grad_w, -expected[0]) and np.any(expected[0]):
             return "the sign is flipped: each mistake contributes -y x, not +y x."
         if n > 1 and np.allclose(grad_w, n * expected[0]) and np.any(expected[0]):
-            return "divide the sum by the number of examples N."
+            return "divide the sum by the number of examples n."
     X, y = np.asarray(arguments["X"], dtype=float), np.asarray(arguments["y"], dtype=float)
-    if np.any(y * (X @ np.asarray(arguments["w"], dtype=float) + arguments["b"]) == 0):
+    margins = y * (X @ np.asarray(arguments["w"], dtype=float) + arguments["b"])
+    strict = margins < 0  # the subgradient that does not count ties as mistakes
+    strict_w, strict_b = -(y[strict] @ X[strict]) / n, -float(y[strict].sum()) / n
+    if (
+        np.any(margins == 0)
+        and grad_w.shape == strict_w.shape
+        and np.allclose(grad_w, strict_w)
+        and np.isclose(float(got[1]), strict_b)
+    ):
         return "an example with y (w . x + b) = 0 counts as a mistake here, as in the perceptron."
     return None
 
 
 def check_criterion_gradient(gradient: Callable[[ArrayLike, float, ArrayLike, ArrayLike], Any]):
-    """Check ``gradient(w, b, X, y) -> (grad_w, grad_b)`` of the perceptron criterion.
+    """Check ``gradient(w, b, X, y) -> (grad_w, grad_b)``, the criterion's subgradient.
 
-    ``grad_w = -(1/N) sum y_i x_i`` and ``grad_b = -(1/N) sum y_i`` over the
-    examples with ``y_i (w . x_i + b) <= 0``.
+    ``grad_w = -(1/n) sum y_i x_i`` and ``grad_b = -(1/n) sum y_i`` over the
+    examples with ``y_i (w . x_i + b) <= 0`` (the gradient where no activation
+    is 0; at a tie, the subgradient that counts the example as a mistake).
 
     Examples
     --------
