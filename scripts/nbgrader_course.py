@@ -277,7 +277,10 @@ def assignment_notebook(chapter: nbformat.NotebookNode) -> nbformat.NotebookNode
 
 
 def write_config(course: Path) -> None:
-    """The course's ``nbgrader_config.py``: keep the chapter's figures, cap outputs."""
+    """The course's ``nbgrader_config.py``: keep the chapter's figures, cap outputs.
+
+    nbgrader runs in the course folder, its root by default, so the folder can move.
+    """
     (course / "nbgrader_config.py").write_text(
         f'''"""nbgrader settings of the course (written by scripts/nbgrader_course.py)."""
 
@@ -291,7 +294,6 @@ from nbgrader_output_cap import OutputCap  # noqa: E402
 
 c = get_config()  # noqa: F821
 c.CourseDirectory.course_id = {COURSE_ID!r}
-c.CourseDirectory.root = {str(course.resolve())!r}
 # The released notebook still reads as the chapter: keep its outputs (figures).
 c.GenerateAssignment.preprocessors = [
     p.IncludeHeaderFooter, p.InstantiateTests, p.LockCells, p.ClearSolutions,
