@@ -34,7 +34,7 @@ import re
 import shutil
 import sys
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from pathlib import Path
 
 import nbformat
@@ -299,7 +299,7 @@ def main(course_dir: str, submitted_dir: str) -> None:
         sys.exit(f"{course} has no assignments yet: run `make assignments` first")
     if not submitted.is_dir():
         sys.exit(f"{submitted} is not a directory of submissions (DIR/<student>/chNN/*.ipynb)")
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%fZ")
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
     for assignment, students in sorted(collect(course, submitted, stamp).items()):
         grade(course, assignment, students)
     write_broken_feedback(course)
