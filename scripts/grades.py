@@ -19,6 +19,10 @@
    valid JSON) or that a written answer waits for the instructor. The same
    reasons are listed at the top of the student's feedback page.
 
+``SUBMITTED`` may be the course's own ``submitted/`` (where ``nbgrader collect``
+puts what students handed in through a JupyterHub): submissions changed since
+they were graded are graded again.
+
 A notebook that is not valid JSON is kept in ``submitted/`` and scores 0 on
 every question; grading of everyone else goes on.
 
@@ -94,7 +98,8 @@ def collect(course: Path, submitted: Path, stamp: str) -> dict[str, list[str]]:
                 continue
             target = course / "submitted" / student / assignment
             if target.exists() and not _differs(incoming, target):
-                if (course / "autograded" / student / assignment).exists():
+                graded = course / "autograded" / student / assignment
+                if graded.exists() and not _newer(target, graded):
                     continue  # graded already: keep its grades (and any manual ones)
             elif target.exists():
                 for step in STEPS:  # keep the earlier submission and its results
@@ -107,6 +112,13 @@ def collect(course: Path, submitted: Path, stamp: str) -> dict[str, list[str]]:
                 shutil.copytree(incoming, target)
             to_grade.setdefault(assignment, []).append(student)
     return to_grade
+
+
+def _newer(submitted: Path, graded: Path) -> bool:
+    """Was the submission changed in place since it was graded (``nbgrader collect``)?"""
+    notebooks = [p.stat().st_mtime for p in graded.glob("*.ipynb")]
+    changed = [p.stat().st_mtime for p in submitted.glob("*.ipynb")]
+    return bool(changed) and (not notebooks or max(changed) > min(notebooks))
 
 
 def _differs(a: Path, b: Path) -> bool:

@@ -12,6 +12,11 @@ Two things the LaTeX builder does not do by itself:
   LaTeX builder only, each such output gets its last frame (where the
   animation ends) as an ``image/png`` alternative, which myst-nb then prefers
   to the text. The web page is unchanged.
+- **Chapter numbers.** The root page's sections (the introduction) would
+  become chapters 1, 2, ... and push "The neuron model" to chapter 5, while
+  the site, the figures and the exercises call it chapter 1. The introduction
+  and the unnumbered pages (the reference part) print as unnumbered chapters,
+  and numbering starts at the first page of a numbered part.
 """
 
 from __future__ import annotations
@@ -22,9 +27,11 @@ import re
 from pathlib import Path
 
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.transforms import SphinxTransform
+from sphinx.transforms.post_transforms import SphinxPostTransform
 
 FRAME = re.compile(r"data:image/png;base64,([A-Za-z0-9+/=\\\s]+)")
 
@@ -100,7 +107,44 @@ class AnimationStills(SphinxTransform):
             bundle.insert(0, still)
 
 
+def _latex(text: str) -> nodes.raw:
+    return nodes.raw("", text, format="latex")
+
+
+class ChapterNumbers(SphinxPostTransform):
+    """Number the printed chapters as the site does (see the module's docstring)."""
+
+    builders = ("latex",)
+    default_priority = 900
+
+    def run(self, **kwargs) -> None:
+        files = list(self.document.findall(addnodes.start_of_file))
+        if not files:  # not the assembled book, one page
+            return
+        # The root page comes first, outside any start_of_file: unnumbered.
+        self.document.insert(
+            0,
+            _latex(
+                "\\edef\\coursesecnumdepth{\\the\\value{secnumdepth}}"
+                "\\setcounter{secnumdepth}{-1}\n"
+            ),
+        )
+        numbering, started = False, False
+        for start in files:
+            numbered = bool(self.env.toc_secnumbers.get(start["docname"]))
+            if numbered and not numbering:
+                reset = "" if started else "\\setcounter{chapter}{0}"
+                start.insert(
+                    0, _latex(f"\\setcounter{{secnumdepth}}{{\\coursesecnumdepth}}{reset}\n")
+                )
+                started = True
+            elif numbering and not numbered:
+                start.insert(0, _latex("\\setcounter{secnumdepth}{-1}\n"))
+            numbering = numbered
+
+
 def setup(app: Sphinx) -> dict:
     app.connect("config-inited", add_macros_to_preamble)
     app.add_transform(AnimationStills)
+    app.add_post_transform(ChapterNumbers)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

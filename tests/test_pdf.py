@@ -53,11 +53,12 @@ def exercise_titles() -> list[str]:
     return titles
 
 
-def test_every_chapter_is_in_the_pdf(text):
+def test_every_chapter_is_in_the_pdf_with_the_sites_number(text):
     titles = chapter_titles()
     assert len(titles) == len(toc_notebooks())
-    for title in titles:
-        assert words(title) in text, title
+    for number, title in enumerate(titles, start=1):
+        # The running head of the chapter's pages, as the site numbers it.
+        assert f"Chapter {number}. {words(title)}" in text, title
 
 
 def test_exercises_and_solutions_keep_their_titles(text):
