@@ -196,8 +196,9 @@ def reason_for(cell: nbformat.NotebookNode | None, submitted_cell, source_cell, 
                         "was stopped (an endless loop?)"
                     )
                 else:
-                    evalue = ANSI.sub("", output.evalue).strip().splitlines()
-                    notes.append(f"{output.ename}: {evalue[0] if evalue else ''}".strip())
+                    # The checker's message, with its count and hint, on one line.
+                    evalue = " ".join(ANSI.sub("", output.evalue).split())
+                    notes.append(f"{output.ename}: {evalue}".strip())
                 break
             if output.output_type == "stream" and output.name == "stderr":
                 notes.append(f"the cell wrote to stderr: {output.text.strip()[:200]}")

@@ -107,18 +107,20 @@ def test_release_reads_as_the_chapter_without_any_solution(course, chapter):
     text = json.dumps(release.cells)
     for marker in ("solution-start", "solution-end", "BEGIN SOLUTION", "END SOLUTION"):
         assert marker not in text
-    released_sources = "\n".join(c.source for c in release.cells)
+    released = "\n".join(c.source for c in release.cells)
+    lesson = "\n".join(c.source for c in student.cells)  # may share a line with a solution
     for item in nbgrader_course.split_chapter(original):
         if isinstance(item, nbgrader_course.Solution):
             for piece in item.text:
                 for line in piece.splitlines():
-                    if len(line.strip()) > 30:  # a sentence, not a bare marker
-                        assert line not in released_sources, line
+                    if len(line.strip()) > 30 and line not in lesson:  # a sentence
+                        assert line not in released, line
             for cell in item.code:
                 for line in cell.source.splitlines():
                     code = line.strip()
-                    if len(code) > 20 and not code.startswith(("def ", "from ", "import ")):
-                        assert code not in released_sources, code
+                    signature_or_import = code.startswith(("def ", "from ", "import "))
+                    if len(code) > 20 and code not in lesson and not signature_or_import:
+                        assert code not in released, code
 
     # One graded cell per exercise.
     exercises = sum(c.source.count("```{exercise}") for c in original.cells)
@@ -182,14 +184,14 @@ def test_one_typical_mistake_loses_exactly_its_points(course, first_run):
 
     with pytest.raises(ExerciseFailure) as failure:
         ch01.check_prediction(predict)
-    message = str(failure.value)
+    message = str(failure.value)  # "predict(...) returned 1 but should return -1." and a hint
     for question in coding_questions(course, "ch01"):
         row = first_run["typo", "ch01", question]
         if question == sample_submissions.PREDICT:
-            assert row["score"] == "0" and message in row["reason"]
+            assert row["score"] == "0" and " ".join(message.split()) in row["reason"]
         else:
             assert row["score"] == row["max_score"]
-    assert html.escape(message) in feedback(course, "typo") or message in feedback(course, "typo")
+    assert html.escape(message, quote=False) in feedback(course, "typo")
 
 
 def _other_coding_questions_full(course, first_run, student):
