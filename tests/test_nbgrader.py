@@ -79,6 +79,10 @@ def feedback(course: Path, student: str, assignment: str = "ch01") -> str:
     return page.read_text(encoding="utf-8")
 
 
+def graded_tests(notebook) -> list:
+    return [c for c in notebook.cells if c.metadata.get("nbgrader", {}).get("locked")]
+
+
 # --- the assignments --------------------------------------------------------------
 
 
@@ -108,7 +112,8 @@ def test_release_reads_as_the_chapter_without_any_solution(course, chapter):
     for marker in ("solution-start", "solution-end", "BEGIN SOLUTION", "END SOLUTION"):
         assert marker not in text
     released = "\n".join(c.source for c in release.cells)
-    lesson = "\n".join(c.source for c in student.cells)  # may share a line with a solution
+    # The lesson may share a line with a solution, and the locked tests call the checkers.
+    lesson = "\n".join(c.source for c in student.cells + graded_tests(release))
     for item in nbgrader_course.split_chapter(original):
         if isinstance(item, nbgrader_course.Solution):
             for piece in item.text:
