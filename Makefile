@@ -14,7 +14,13 @@ export PYDEVD_DISABLE_FILE_VALIDATION := 1
 export CHROMIUM ?= /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
+# Instructors: the nbgrader course folder. For a real class, keep it outside
+# $(BUILD) (make clean and make test delete $(BUILD)): make grade COURSE=~/perceptron-grading
+COURSE ?= $(BUILD)/nbgrader
+PDF    := $(BUILD)/pdf/perceptron-course.pdf
+
 .PHONY: help book test lint unit notebooks build-check site chromium lab execute student bench clean
+.PHONY: assignments grade pdf pdf-check texlive
 
 help:
 	@echo "make book   build the HTML book into $(BUILD)/html"
@@ -23,6 +29,9 @@ help:
 	@echo "make lab    JupyterLab on the book's notebooks"
 	@echo "make execute  restart and run all, in place, every notebook (or NB=book/...ipynb)"
 	@echo "make student  students' copies of the chapters, solutions removed, in $(BUILD)/student"
+	@echo "make assignments  nbgrader assignments ch01, ch02, ... from the chapters, in $(COURSE)"
+	@echo "make grade SUBMITTED=DIR  autograde DIR/<student>/chNN/*.ipynb: $(COURSE)/grades.csv"
+	@echo "make pdf    the whole book as one PDF, $(PDF)"
 	@echo "make bench  time perceptron_lib against scikit-learn"
 	@echo "make clean  remove build outputs (keeps .venv)"
 
@@ -37,7 +46,7 @@ book: $(STAMP)
 	@echo
 	@echo "The book is built: open $(abspath $(BUILD))/html/index.html in a browser."
 
-test: lint unit notebooks build-check site
+test: lint unit notebooks build-check site pdf-check
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -45,7 +54,7 @@ lint: $(STAMP)
 
 unit: $(STAMP)
 	$(BIN)/python -m pytest -q tests perceptron_lib --ignore=tests/test_site.py \
-		--ignore=tests/test_jupyterlab.py
+		--ignore=tests/test_jupyterlab.py --ignore=tests/test_pdf.py
 
 notebooks: $(STAMP)
 	@test -n "$(NOTEBOOKS)" || { echo "no notebooks in _toc.yml"; exit 1; }
@@ -64,6 +73,40 @@ site: $(STAMP) chromium
 chromium:
 	@test -x "$(CHROMIUM)" || { echo "Installing Chromium for the site test"; \
 		$(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium; }
+
+# The printed book. Debian's TeX Live is installed when latexmk or pdftotext is missing
+# (29 packages, 103 MB to download, 360 MB installed on Debian 12: no extra
+# fonts are needed, see the latex part of _config.yml).
+# The notebooks' outputs come from the book build's cache when there is one.
+pdf: $(STAMP) texlive
+	$(BIN)/jupyter-book build . --path-output . --builder pdflatex --warningiserror \
+		--nitpick --keep-going
+	mkdir -p $(dir $(PDF))
+	cp $(BUILD)/latex/perceptron-course.pdf $(PDF)
+	@echo "The book as a PDF: $(abspath $(PDF))"
+
+pdf-check: pdf
+	$(BIN)/python -m pytest -q tests/test_pdf.py
+
+texlive:
+	@command -v latexmk >/dev/null && command -v pdftotext >/dev/null || { \
+		echo "Installing TeX Live for make pdf"; $(SUDO) apt-get update -q && \
+		$(SUDO) apt-get install -y -q --no-install-recommends latexmk \
+			texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended \
+			tex-gyre poppler-utils; }
+
+# nbgrader assignments made from the chapters (never edited by hand): each
+# chapter becomes $(COURSE)/source/chNN and, for the students, release/chNN.
+assignments: $(STAMP)
+	$(BIN)/python scripts/nbgrader_course.py $(COURSE) $(NOTEBOOKS)
+	@echo "Hand out $(COURSE)/release/chNN/ to the students."
+
+# Autograde a class: SUBMITTED=DIR with DIR/<student>/chNN/<notebook>.ipynb.
+grade: $(STAMP)
+	@test -n "$(SUBMITTED)" || { echo "usage: make grade SUBMITTED=DIR" \
+		"(DIR/<student>/chNN/<notebook>.ipynb)"; exit 2; }
+	@test -f $(COURSE)/gradebook.db || $(MAKE) assignments
+	$(BIN)/python scripts/grades.py $(COURSE) $(SUBMITTED)
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab book/

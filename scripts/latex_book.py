@@ -1,0 +1,150 @@
+"""Sphinx extension: the printed book (``make pdf``) shows what the web page shows.
+
+Two things the LaTeX builder does not do by itself:
+
+- **The course's macros.** ``\\vw``, ``\\norm{.}`` and the others are defined once,
+  for MathJax, in ``_config.yml`` (``mathjax3_config.tex.macros``). This
+  extension writes the same definitions into the LaTeX preamble, so the two
+  cannot drift apart.
+- **Animations.** An animation is an HTML player (``HTML(animation_html(...))``)
+  with its frames embedded as PNG images; LaTeX cannot show HTML and would
+  print its text fallback, ``<IPython.core.display.HTML object>``. For the
+  LaTeX builder only, each such output gets its last frame (where the
+  animation ends) as an ``image/png`` alternative, which myst-nb then prefers
+  to the text. The web page is unchanged.
+- **Chapter numbers.** The root page's sections (the introduction) would
+  become chapters 1, 2, ... and push "The neuron model" to chapter 5, while
+  the site, the figures and the exercises call it chapter 1. The introduction
+  and the unnumbered pages (the reference part) print as unnumbered chapters,
+  and numbering starts at the first page of a numbered part.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+from pathlib import Path
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.application import Sphinx
+from sphinx.config import Config
+from sphinx.transforms import SphinxTransform
+from sphinx.transforms.post_transforms import SphinxPostTransform
+
+FRAME = re.compile(r"data:image/png;base64,([A-Za-z0-9+/=\\\s]+)")
+
+
+def latex_macros(macros: dict) -> str:
+    r"""LaTeX definitions of MathJax macros: ``{"vw": ["\\mathbf{w}"]}`` -> ``\vw``.
+
+    ``\providecommand`` then ``\renewcommand``: defines the macro whether or
+    not a LaTeX package already has a command of that name.
+
+    >>> print(latex_macros({"vw": ["\\mathbf{w}"], "norm": ["\\lVert #1 \\rVert", 1]}))
+    \providecommand{\vw}{}\renewcommand{\vw}{\mathbf{w}}
+    \providecommand{\norm}{}\renewcommand{\norm}[1]{\lVert #1 \rVert}
+    """
+    lines = []
+    for name, definition in macros.items():
+        body, arguments = (
+            (definition, 0)
+            if isinstance(definition, str)
+            else (definition[0], definition[1] if len(definition) > 1 else 0)
+        )
+        count = f"[{arguments}]" if arguments else ""
+        lines.append(
+            f"\\providecommand{{\\{name}}}{{}}\\renewcommand{{\\{name}}}{count}{{{body}}}"
+        )
+    return "\n".join(lines)
+
+
+def add_macros_to_preamble(app: Sphinx, config: Config) -> None:
+    macros = (config.mathjax3_config or {}).get("tex", {}).get("macros", {})
+    elements = dict(config.latex_elements or {})
+    elements["preamble"] = (
+        elements.get("preamble", "")
+        + "\n% The course's macros, from mathjax3_config\n"
+        + latex_macros(macros)
+        + "\n"
+    )
+    config.latex_elements = elements
+
+
+def last_frame(html: str) -> bytes | None:
+    """The last PNG frame embedded in an animation's HTML, or ``None``."""
+    frames = FRAME.findall(html)
+    if not frames:
+        return None
+    return base64.b64decode(re.sub(r"[\\\s]", "", frames[-1]))
+
+
+class AnimationStills(SphinxTransform):
+    """Give every HTML animation output a still frame, for the LaTeX builder."""
+
+    default_priority = 500
+
+    def apply(self, **kwargs) -> None:
+        if self.app.builder.name != "latex":
+            return
+        folder = Path(self.app.outdir) / "animation_stills"
+        for bundle in list(self.document.findall(nodes.container)):
+            if bundle.get("nb_element") != "mime_bundle":
+                continue
+            types = {child.get("mime_type"): child for child in bundle.children}
+            if "text/html" not in types or {"image/png", "image/svg+xml"} & set(types):
+                continue
+            frame = last_frame(types["text/html"].astext())
+            if frame is None:
+                continue
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / f"{hashlib.sha256(frame).hexdigest()[:16]}.png"
+            path.write_bytes(frame)
+            still = nodes.container(mime_type="image/png")
+            uri = "/" + path.resolve().relative_to(Path(self.app.srcdir).resolve()).as_posix()
+            still += nodes.image(uri=uri, alt="The animation's last frame.")
+            bundle.insert(0, still)
+
+
+def _latex(text: str) -> nodes.raw:
+    return nodes.raw("", text, format="latex")
+
+
+class ChapterNumbers(SphinxPostTransform):
+    """Number the printed chapters as the site does (see the module's docstring)."""
+
+    builders = ("latex",)
+    default_priority = 900
+
+    def run(self, **kwargs) -> None:
+        files = list(self.document.findall(addnodes.start_of_file))
+        if not files:  # not the assembled book, one page
+            return
+        # The root page comes first, outside any start_of_file: unnumbered.
+        self.document.insert(
+            0,
+            _latex(
+                "\\edef\\coursesecnumdepth{\\the\\value{secnumdepth}}"
+                "\\setcounter{secnumdepth}{-1}\n"
+            ),
+        )
+        numbering, started = False, False
+        for start in files:
+            numbered = bool(self.env.toc_secnumbers.get(start["docname"]))
+            if numbered and not numbering:
+                reset = "" if started else "\\setcounter{chapter}{0}"
+                start.insert(
+                    0, _latex(f"\\setcounter{{secnumdepth}}{{\\coursesecnumdepth}}{reset}\n")
+                )
+                started = True
+            elif numbering and not numbered:
+                start.insert(0, _latex("\\setcounter{secnumdepth}{-1}\n"))
+            numbering = numbered
+
+
+def setup(app: Sphinx) -> dict:
+    app.connect("config-inited", add_macros_to_preamble)
+    app.add_transform(AnimationStills)
+    app.add_post_transform(ChapterNumbers)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,345 @@
+"""Write the nbgrader course folder: one assignment per chapter, made from the chapter.
+
+``make assignments`` runs this script. For every chapter notebook of ``_toc.yml``
+(``book/03_learning_rule.ipynb`` becomes the assignment ``ch03``) it writes
+``_build/nbgrader/source/ch03/03_learning_rule.ipynb`` and then runs
+``nbgrader generate_assignment``, which writes the students' version to
+``_build/nbgrader/release/ch03/``. Nothing in ``source/`` is edited by hand:
+change the chapter and run ``make assignments`` again.
+
+The chapter is copied as it is, outputs and figures included, except for the
+exercises' solutions (between ``solution-start`` and ``solution-end``, markers
+possibly in the middle of a Markdown cell, as in ``student_notebooks.py``):
+
+- a **coding exercise** is one whose solution's first code cell defines a
+  function and calls the chapter's checker on it, ``chNN.check_name(name)``.
+  It becomes an nbgrader *solution cell* (the function's signature, its body
+  between ``### BEGIN SOLUTION`` and ``### END SOLUTION``) followed by a
+  locked, graded *test cell* that imports the checker and calls it;
+- any other exercise is a **written exercise**: it becomes a manually graded
+  Markdown answer cell (the solution's prose is the instructor's answer key in
+  ``source/``), plus an ungraded code cell for the student's working when the
+  solution had code.
+
+Everything else of the solution (its prose, its further demonstration cells,
+the checker's output) is dropped, so ``release/`` holds no solution at all.
+
+Usage: ``python scripts/nbgrader_course.py COURSE_DIR NOTEBOOK...``
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+
+SCRIPTS = Path(__file__).resolve().parent
+COURSE_ID = "perceptron-course"
+CODING_POINTS = 2  # an exercise checked by the library's checker
+WRITTEN_POINTS = 2  # an exercise the instructor reads and grades
+CELL_TIMEOUT = 30  # seconds a cell of a submission may run before it is stopped
+BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
+
+# ```{solution-start} ex-ch3-update            ```{solution-end}
+# :class: dropdown                              ```
+# ```
+SOLUTION_START = re.compile(
+    r"^```\{solution-start\}[ \t]*(?P<label>\S+).*?^```[ \t]*$\n?", re.MULTILINE | re.DOTALL
+)
+SOLUTION_END = re.compile(r"^```\{solution-end\}[ \t]*\n```[ \t]*$\n?", re.MULTILINE)
+CHAPTER_NUMBER = re.compile(r"^(\d+)_")
+
+
+def assignment_name(notebook: Path) -> str:
+    """``book/03_learning_rule.ipynb`` -> ``ch03``: one assignment per chapter."""
+    match = CHAPTER_NUMBER.match(notebook.name)
+    if match is None:
+        raise ValueError(f"{notebook}: a chapter's file name starts with its number, NN_")
+    return f"ch{int(match.group(1)):02d}"
+
+
+@dataclass
+class Solution:
+    """One exercise's solution, as found in the chapter."""
+
+    label: str
+    text: list[str] = field(default_factory=list)  # its Markdown, in pieces
+    code: list[nbformat.NotebookNode] = field(default_factory=list)  # its code cells
+
+
+@dataclass
+class CodingAnswer:
+    """The first solution cell of a coding exercise, taken apart."""
+
+    function: str  # the student's function's name
+    imports: list[str]  # import statements, shown to the student as they are
+    header: str  # ``def name(...):`` and its docstring, shown to the student
+    body: str  # the answer, hidden from the student
+    check: str  # the checker call, ``ch03.check_update(update)``
+    module: str  # ``ch03``
+
+
+def split_chapter(notebook: nbformat.NotebookNode) -> list[nbformat.NotebookNode | Solution]:
+    """Return the chapter's cells with each solution gathered into one :class:`Solution`."""
+    items: list[nbformat.NotebookNode | Solution] = []
+    current: Solution | None = None
+    for cell in notebook.cells:
+        if cell.cell_type != "markdown":
+            if current is not None:
+                current.code.append(cell)
+            else:
+                items.append(cell)
+            continue
+        text, position, kept = cell.source, 0, []
+        while True:
+            marker = (SOLUTION_START if current is None else SOLUTION_END).search(text, position)
+            piece = text[position : None if marker is None else marker.start()]
+            if current is None:
+                kept.append(piece)
+            else:
+                current.text.append(piece)
+            if marker is None:
+                break
+            if current is None:
+                if "".join(kept).strip():
+                    items.append(_markdown_like(cell, "".join(kept).strip("\n")))
+                kept = []
+                current = Solution(marker.group("label"))
+            else:
+                items.append(current)
+                current = None
+            position = marker.end()
+        if current is None and "".join(kept).strip():
+            items.append(_markdown_like(cell, "".join(kept).strip("\n")))
+    if current is not None:
+        raise ValueError(f"the solution of {current.label} has no solution-end")
+    return items
+
+
+def _markdown_like(cell: nbformat.NotebookNode, source: str) -> nbformat.NotebookNode:
+    new = copy.deepcopy(cell)
+    new.source = source
+    new.pop("id", None)
+    return new
+
+
+def coding_answer(cell: nbformat.NotebookNode) -> CodingAnswer | None:
+    """Take a coding exercise's first solution cell apart, or ``None`` if it is not one.
+
+    The cell defines a function and calls ``chNN.check_something(function)``.
+    Statements after the checker call are demonstrations and are dropped;
+    other statements before it (helpers, constants) are part of the answer and
+    go inside the function's hidden body; bare expressions (prints) are dropped.
+    """
+    try:
+        tree = ast.parse(cell.source)
+    except SyntaxError:
+        return None
+    lines = cell.source.splitlines()
+    for position, statement in enumerate(tree.body):
+        call = statement.value if isinstance(statement, ast.Expr) else None
+        if not (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and isinstance(call.func.value, ast.Name)
+            and re.fullmatch(r"ch\d\d", call.func.value.id)
+            and call.func.attr.startswith("check_")
+            and call.args
+            and isinstance(call.args[0], ast.Name)
+        ):
+            continue
+        before = tree.body[:position]
+        name = call.args[0].id
+        functions = [s for s in before if isinstance(s, ast.FunctionDef) and s.name == name]
+        if not functions:
+            return None
+        function = functions[-1]
+        check = ast.get_source_segment(cell.source, call)
+        return _split_function(lines, before, function, call, check)
+    return None
+
+
+def _segment(lines: list[str], node: ast.stmt) -> str:
+    first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+    return "\n".join(lines[first - 1 : node.end_lineno])
+
+
+def _split_function(lines, before, function, call, check) -> CodingAnswer:
+    body = function.body
+    has_docstring = (
+        isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+        and len(body) > 1
+    )
+    first_hidden = body[1] if has_docstring else body[0]
+    if first_hidden.lineno == function.lineno:
+        raise ValueError(f"write {function.name}'s body on its own lines, not after 'def ...:'")
+    # The signature (and docstring) stays visible; comment lines just before the
+    # first hidden statement belong to the answer.
+    header_end = first_hidden.lineno - 1
+    while header_end > function.lineno and lines[header_end - 1].strip().startswith("#"):
+        header_end -= 1
+    header = "\n".join(lines[function.lineno - 1 - len(function.decorator_list) : header_end])
+    indent = re.match(r"\s*", lines[first_hidden.lineno - 1]).group(0)
+    hidden = "\n".join(lines[header_end : function.end_lineno])
+    helpers = [
+        _segment(lines, s)
+        for s in before
+        if s is not function and not isinstance(s, ast.Import | ast.ImportFrom | ast.Expr)
+    ]
+    if helpers:  # what the function needs lives inside it, hidden with the answer
+        hidden = textwrap.indent("\n\n".join(helpers), indent) + "\n\n" + hidden
+    imports = [_segment(lines, s) for s in before if isinstance(s, ast.Import | ast.ImportFrom)]
+    return CodingAnswer(
+        function=function.name,
+        imports=imports,
+        header=header,
+        body=hidden,
+        check=check,
+        module=call.func.value.id,
+    )
+
+
+def _nbgrader(grade_id: str, *, solution: bool, grade: bool, locked: bool, points=None) -> dict:
+    metadata = {
+        "grade_id": grade_id,
+        "solution": solution,
+        "grade": grade,
+        "locked": locked,
+        "schema_version": 3,
+    }
+    if points is not None:
+        metadata["points"] = points
+    return {"nbgrader": metadata}
+
+
+def exercise_cells(solution: Solution) -> list[nbformat.NotebookNode]:
+    """The nbgrader cells that replace one solution in the assignment."""
+    answer = coding_answer(solution.code[0]) if solution.code else None
+    if answer is not None:
+        indent = re.match(r"\s*", answer.body).group(0)
+        source = "\n\n\n".join(
+            part
+            for part in (
+                "\n".join(answer.imports),
+                f"{answer.header}\n{indent}{BEGIN}\n{answer.body}\n{indent}{END}",
+            )
+            if part
+        )
+        student = nbformat.v4.new_code_cell(source)
+        student.metadata = _nbgrader(
+            f"{solution.label}-answer", solution=True, grade=False, locked=False
+        )
+        test = nbformat.v4.new_code_cell(
+            f"# Checks {answer.function}: run this cell (it is locked).\n"
+            f"from perceptron_lib.exercises import {answer.module}\n\n{answer.check}"
+        )
+        test.metadata = _nbgrader(
+            solution.label, solution=False, grade=True, locked=True, points=CODING_POINTS
+        )
+        return [student, test]
+    key = "\n\n".join(piece.strip("\n") for piece in solution.text if piece.strip())
+    written = nbformat.v4.new_markdown_cell(f"{BEGIN}\n\n{key or 'See the chapter.'}\n\n{END}")
+    written.metadata = _nbgrader(
+        solution.label, solution=True, grade=True, locked=False, points=WRITTEN_POINTS
+    )
+    cells = [written]
+    if solution.code:
+        cells.append(nbformat.v4.new_code_cell("# Your working (not graded)\n"))
+    return cells
+
+
+def assignment_notebook(chapter: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Return the nbgrader source notebook of one chapter (the chapter is not changed)."""
+    notebook = copy.deepcopy(chapter)
+    cells = []
+    for item in split_chapter(chapter):
+        if isinstance(item, Solution):
+            cells.extend(exercise_cells(item))
+        else:
+            cells.append(item)
+    notebook.cells = cells
+    for cell in notebook.cells:
+        cell.pop("id", None)  # new ids below: nbgrader wants them unique
+    notebook.nbformat, notebook.nbformat_minor = 4, 5
+    for number, cell in enumerate(notebook.cells):
+        cell["id"] = f"cell-{number:03d}"
+    return notebook
+
+
+def write_config(course: Path) -> None:
+    """The course's ``nbgrader_config.py``: keep the chapter's figures, cap outputs.
+
+    nbgrader runs in the course folder, its root by default, so the folder can move.
+    """
+    (course / "nbgrader_config.py").write_text(
+        f'''"""nbgrader settings of the course (written by scripts/nbgrader_course.py)."""
+
+import sys
+
+sys.path.insert(0, {str(SCRIPTS)!r})
+
+from nbconvert.preprocessors import ClearMetadataPreprocessor  # noqa: E402
+from nbgrader import preprocessors as p  # noqa: E402
+from nbgrader_output_cap import OutputCap  # noqa: E402
+
+c = get_config()  # noqa: F821
+c.CourseDirectory.course_id = {COURSE_ID!r}
+# The released notebook still reads as the chapter: keep its outputs (figures).
+c.GenerateAssignment.preprocessors = [
+    p.IncludeHeaderFooter, p.InstantiateTests, p.LockCells, p.ClearSolutions,
+    p.CheckCellMetadata, p.ComputeChecksums, p.SaveCells, p.ClearHiddenTests,
+    p.ClearMarkScheme, p.ComputeChecksums, p.CheckCellMetadata,
+]
+# A cell that runs longer than this is stopped and scores 0; the next cells run.
+c.Execute.timeout = {CELL_TIMEOUT}
+# A graded cell that prints more than OutputCap's limit scores 0, with the reason.
+c.Autograde.autograde_preprocessors = [
+    p.Execute, p.IgnorePattern, ClearMetadataPreprocessor, OutputCap, p.LimitOutput,
+    p.SaveAutoGrades, p.AssignLatePenalties, p.CheckCellMetadata,
+]
+'''
+    )
+
+
+def nbgrader(*arguments: str, course: Path) -> subprocess.CompletedProcess:
+    """Run ``nbgrader`` in the course folder, with this environment's tools on PATH.
+
+    (nbgrader calls ``alembic`` by name to create its database.)
+    """
+    bin_dir = str(Path(sys.executable).parent)
+    env = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")}
+    return subprocess.run(
+        [sys.executable, "-m", "nbgrader", *arguments],
+        cwd=course,
+        env=env,
+        check=True,
+    )
+
+
+def main(course_dir: str, *notebooks: str) -> None:
+    course = Path(course_dir)
+    course.mkdir(parents=True, exist_ok=True)
+    write_config(course)
+    for path in map(Path, notebooks):
+        name = assignment_name(path)
+        target = course / "source" / name / path.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        nbformat.write(assignment_notebook(nbformat.read(path, as_version=4)), target)
+        nbgrader("generate_assignment", name, "--force", course=course)
+        print(f"{course / 'release' / name / path.name}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    main(sys.argv[1], *sys.argv[2:])
