@@ -14,7 +14,7 @@ export PYDEVD_DISABLE_FILE_VALIDATION := 1
 export CHROMIUM ?= /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help book test lint unit notebooks build-check site chromium lab execute student bench clean
+.PHONY: help book test lint unit notebooks build-check site chromium lab execute student bench clean lock
 
 help:
 	@echo "make book   build the HTML book into $(BUILD)/html"
@@ -24,6 +24,7 @@ help:
 	@echo "make execute  restart and run all, in place, every notebook (or NB=book/...ipynb)"
 	@echo "make student  students' copies of the chapters, solutions removed, in $(BUILD)/student"
 	@echo "make bench  time perceptron_lib against scikit-learn"
+	@echo "make lock   regenerate requirements.txt (every package pinned) from requirements.in"
 	@echo "make clean  remove build outputs (keeps .venv)"
 
 $(STAMP): requirements.txt pyproject.toml
@@ -81,6 +82,16 @@ student: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_perceptron.py
+
+# requirements.in is the list people edit; requirements.txt pins every package
+# it pulls in, for every platform (--universal), so that Binder, CI and a fresh
+# clone install the same versions. No hashes: pip's hash-checking mode refuses
+# the `-e .` line that installs perceptron_lib from the checkout.
+UV_VERSION := 0.13.9
+lock: $(STAMP)
+	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
+	$(BIN)/uv pip compile --universal --python-version 3.11 --upgrade \
+		--custom-compile-command "make lock" requirements.in -o requirements.txt
 
 clean:
 	rm -rf $(BUILD) .pytest_cache .ruff_cache
