@@ -30,10 +30,14 @@ AXE_VERSION = "4.14.1"  # from the npm registry: tests/vendor/README.md
 BLOCKING_IMPACTS = ("serious", "critical")
 MENU_TIMEOUT_MS = 3_000
 
-# First visit, gzip-compressed. A chapter carries MathJax and its figures; its
-# animations load when the reader scrolls to them.
-CHAPTER_BUDGET = {"bytes": 1_000_000, "requests": 45}
-PAGE_BUDGET = {"bytes": 600_000, "requests": 35}
+# First visit, gzip-compressed. A chapter carries MathJax, its fonts and its
+# figures; its animations load when the reader scrolls to them. Measured when
+# these were set (issue 13): chapters 1-4 0.82-0.95 MB in 41-45 requests, the
+# intro 0.63 MB (it has math), the other pages 0.31 MB in 28 requests. The
+# chapter budget is the issue's target; a chapter over it needs lighter
+# figures (fewer, or smaller PNGs), not a bigger budget.
+CHAPTER_BUDGET = {"bytes": 1_000_000, "requests": 55}
+PAGE_BUDGET = {"bytes": 700_000, "requests": 40}
 
 
 # --------------------------------------------------------------------------

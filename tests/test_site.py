@@ -19,7 +19,8 @@ the page and the reason:
 - launch (Binder, Colab, Thebe), repository and download buttons that are
   missing or do not point at the repository of ``_config.yml``;
 - solutions that are not collapsed, or do not open on click;
-- animations whose "next frame" button does not change the frame; a chapter
+- animations whose "next frame" button does not change the frame, or its
+  alt text (each frame is described), or whose slider has no label; a chapter
   (a page whose file name starts with two digits) must have one.
 
 Thebe's own JavaScript comes from a CDN, but only when a reader presses
@@ -398,7 +399,7 @@ def animation_problems(page, *, required: bool) -> list[str]:
     for index in range(animations.count()):
         animation = animations.nth(index)
         frame = animation.locator('img[id^="_anim_img"]')
-        before = frame.get_attribute("src")
+        before, alt_before = frame.get_attribute("src"), frame.get_attribute("alt")
         animation.locator('button[title="Next frame"]').click()
         try:
             page.wait_for_function(
@@ -408,6 +409,14 @@ def animation_problems(page, *, required: bool) -> list[str]:
             )
         except sync_api.TimeoutError:
             problems.append(f"animation {index + 1}: 'Next frame' does not change the frame")
+            continue
+        # Each frame is described: its alt text changes with it, and the
+        # slider that picks a frame has a label.
+        if frame.get_attribute("alt") == alt_before:
+            problems.append(f"animation {index + 1}: every frame has the same alt text")
+        slider = animation.locator("input.anim-slider")
+        if slider.count() and not (slider.first.get_attribute("aria-label") or "").strip():
+            problems.append(f"animation {index + 1}: its slider has no label")
     return problems
 
 
@@ -659,6 +668,13 @@ BROKEN_PAGES = {
         '<div class="animation"><img id="_anim_img1" src="dot.png" alt="frame">'
         '<button title="Next frame">next</button></div>',
         "does not change the frame",
+    ),
+    "undescribed_animation.html": (
+        '<div class="animation"><img id="_anim_img1" src="dot.png" alt="A frame.">'
+        '<input class="anim-slider" type="range">'
+        '<button title="Next frame" onclick="this.previousElementSibling'
+        ".previousElementSibling.src = 'dot.png?2'\">next</button></div>",
+        "every frame has the same alt text",
     ),
 }
 
