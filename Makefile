@@ -40,6 +40,7 @@ book: $(STAMP)
 
 test: lint unit notebooks build-check site
 
+# book/ruff.toml holds the notebooks' code to 88 columns (read on phones).
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
