@@ -16,7 +16,9 @@ and returns a list of problems in words, empty when the page is fine:
   focusable with the keyboard and has a label: ``tabindex="0"`` and
   ``aria-label``, which the course's JavaScript gives wide code and math);
 - :func:`dark_animation_problems`: in the dark theme an animation's controls
-  sit on a dark panel, and their radio buttons are drawn for a dark page.
+  sit on a dark panel, and their radio buttons are drawn for a dark page;
+- :func:`tap_target_problems`: on a phone, every button is at least 44 x 44 px
+  (links inside sentences are exempt: they are text).
 """
 
 from __future__ import annotations
@@ -262,3 +264,38 @@ DARK_ANIMATION_JS = r"""() => {
 def dark_animation_problems(page) -> list[str]:
     """In the dark theme, animation controls on a dark panel, drawn for it."""
     return page.evaluate(DARK_ANIMATION_JS)
+
+
+# --------------------------------------------------------------------------
+# Tap targets on a phone
+# --------------------------------------------------------------------------
+
+TAP_TARGET_PX = 44
+
+TAP_TARGETS_JS = r"""(least) => {
+    const small = [];
+    for (const e of document.querySelectorAll("button, [role=button], input, select")) {
+        const box = e.getBoundingClientRect();
+        if (box.width === 0 || box.height === 0 || e.type === "hidden") continue;
+        if (getComputedStyle(e).visibility === "hidden") continue;
+        // A radio button or checkbox counts with its label, which also toggles it.
+        const label = e.id && document.querySelector(`label[for="${e.id}"]`);
+        const height = Math.max(box.height, label ? label.getBoundingClientRect().height : 0);
+        if (box.width + 0.5 < least && !label || height + 0.5 < least) {
+            const name = e.getAttribute("aria-label") || e.title || e.textContent.trim()
+                || e.className;
+            small.push(`${e.tagName.toLowerCase()} "${String(name).slice(0, 40)}" is `
+                + `${Math.round(box.width)}x${Math.round(height)} px`);
+        }
+    }
+    return small;
+}"""
+
+
+def tap_target_problems(page) -> list[str]:
+    """Buttons and form controls smaller than 44 x 44 px (a fingertip)."""
+    small = page.evaluate(TAP_TARGETS_JS, TAP_TARGET_PX)
+    if not small:
+        return []
+    shown = "; ".join(small[:3])
+    return [f"{len(small)} tap target(s) under {TAP_TARGET_PX} px, e.g. {shown}"]

@@ -14,7 +14,8 @@ the page and the reason:
   text, or a TeX error);
 - images that did not load, have no alt text, or have a transparent background
   (unreadable in the dark theme);
-- dead widgets (a widget needs a kernel: chapters show a static counterpart);
+- dead widgets (a widget needs a kernel: chapters show a static counterpart),
+  and saved widget state, useless without them;
 - the Colab install cell, if it shows;
 - launch (Binder, Colab, Thebe), repository and download buttons that are
   missing or do not point at the repository of ``_config.yml``;
@@ -74,6 +75,7 @@ from site_reader import (
     dark_animation_problems,
     overflow_problems,
     page_menu_problems,
+    tap_target_problems,
     weight_problems,
 )
 from site_weight import serve_compressed
@@ -309,6 +311,10 @@ WIDGET_PROBLEMS_JS = r"""() => {
     const views = document.querySelectorAll(
         'script[type="application/vnd.jupyter.widget-view+json"], .jupyter-widgets');
     if (views.length) problems.push(`${views.length} widget view(s) on the page`);
+    // Saved widget state (tens of kB) is useless without the widgets.
+    if (document.querySelector('script[type="application/vnd.jupyter.widget-state+json"]')) {
+        problems.push("unused widget state in the page (scripts/offline_site.py drops it)");
+    }
     // Without its JavaScript a widget falls back to its text repr.
     const widget = "(interactive|\\w+(Box|Slider|Dropdown|Button|Text|Output|Play))";
     const repr = new RegExp(`\\b${widget}\\((children|value|description|options)=`);
@@ -548,6 +554,7 @@ def test_page_views(docname: str, site_url: str, browser) -> None:
                 problems.append(f"{view}: the theme is {theme!r}")
             problems += [f"{view}: {problem}" for problem in phone_problems(page)]
             problems += [f"{view}: {problem}" for problem in overflow_problems(page)]
+            problems += [f"{view}: {problem}" for problem in tap_target_problems(page)]
             page.screenshot(path=screenshot_path(docname, view), full_page=True)
             problems += [f"{view}: {problem}" for problem in axe_problems(page)]
             if scheme == "dark":
@@ -648,6 +655,10 @@ BROKEN_PAGES = {
     "dead_widget.html": (
         '<div class="cell_output"><pre>interactive(children=(IntSlider(value=2),))</pre></div>',
         "dead widget",
+    ),
+    "widget_state.html": (
+        '<script type="application/vnd.jupyter.widget-state+json">{"state": {}}</script>',
+        "unused widget state",
     ),
     "colab_cell.html": (
         "<div class='cell'><pre>if 'google.colab' in sys.modules: pass</pre></div>",
@@ -763,6 +774,8 @@ READER_PAGES = {
         '<div style="overflow-x: auto"><div style="width: 700px">wide</div></div>',
         "on a 390px phone",
     ),
+    "big_buttons.html": ('<button style="min-width: 44px; min-height: 44px">Go</button>', None),
+    "small_button.html": ('<button style="width: 30px; height: 30px">Go</button>', "tap target"),
     "light.html": ("", None),
     "heavy.html": ('<img src="noise.png" alt="Noise, 1.2 MB of it.">', "over its weight budget"),
 }
@@ -794,6 +807,8 @@ def reader_problems(name: str, url: str, browser) -> list[str]:
         page.goto(url + name)
         if name in ("accessible.html", "axe_violation.html"):
             return axe_problems(page)
+        if name in ("big_buttons.html", "small_button.html"):
+            return tap_target_problems(page)
         return overflow_problems(page)
 
 

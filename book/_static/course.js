@@ -156,6 +156,11 @@ function nameControls() {
     const text = title.textContent.replace(/\s+/g, " ").trim();
     button.setAttribute("aria-label", `Show or hide: ${text}`);
   }
+  // The bibliography is a list (role="list") of entries whose role
+  // ("doc-biblioentry", deprecated in ARIA 1.2) is not a list item.
+  for (const list of document.querySelectorAll('.citation-list[role="list"]')) {
+    for (const entry of list.children) entry.setAttribute("role", "listitem");
+  }
   // The search button's name must contain the text it shows.
   for (const button of document.querySelectorAll(".search-button-field")) {
     const shown = button.textContent.replace(/\s+/g, " ").trim();
