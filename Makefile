@@ -12,6 +12,9 @@ export PYDEVD_DISABLE_FILE_VALIDATION := 1
 # The site test drives Debian's Chromium (Playwright's own browser download
 # does not work offline); `make site` installs it when it is missing.
 export CHROMIUM ?= /usr/bin/chromium
+# `make book REPOSITORY=owner/name`: the site's repository, Binder, Colab and
+# Live code links point at that repository (scripts/repository_from_env.py).
+export REPOSITORY
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help book test lint unit notebooks build-check site chromium lab execute student bench clean lock
