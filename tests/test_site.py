@@ -598,6 +598,33 @@ def test_phone_menus_take_the_reader_to_a_chapter_and_a_section(site_url: str, b
     assert not problems + watch.problems, problems + watch.problems
 
 
+def test_a_tap_enlarges_a_shrunk_figure_on_a_phone(site_url: str, browser) -> None:
+    """A multi-panel figure drawn smaller than its pixels opens, readable, on a tap."""
+    chapters = [docname for docname in PAGES if is_chapter(docname)]
+    if not chapters:
+        pytest.skip("no chapter yet")
+    with new_page(browser, PHONE) as page:
+        open_page(page, urljoin(site_url, f"{chapters[0]}.html"))
+        images = page.locator(".bd-content figure img, .bd-content .cell_output img")
+        index = page.evaluate(
+            """() => [...document.querySelectorAll(
+                    ".bd-content figure img, .bd-content .cell_output img")]
+                .findIndex((img) => !img.closest(".animation")
+                    && img.naturalWidth >= 1.3 * img.clientWidth)"""
+        )
+        assert index >= 0, "no figure drawn smaller than its pixels on a phone"
+        image = images.nth(index)
+        image.scroll_into_view_if_needed()
+        image.click()
+        zoom = page.locator("dialog.course-figure-zoom[open]")
+        zoom.wait_for(state="visible", timeout=2_000)
+        shown = zoom.locator("img").evaluate("img => img.getBoundingClientRect().width")
+        assert shown > PHONE["width"], f"the enlarged figure is only {shown}px wide"
+        assert zoom.locator("img").get_attribute("alt") == image.get_attribute("alt")
+        zoom.get_by_role("button", name="Close").click()
+        zoom.wait_for(state="detached", timeout=2_000)
+
+
 def test_search_finds_margin_in_chapters(site_url: str, browser) -> None:
     with new_page(browser, DESKTOP) as page:
         watch = open_page(page, urljoin(site_url, "search.html?q=margin"))
