@@ -12,6 +12,9 @@ export PYDEVD_DISABLE_FILE_VALIDATION := 1
 # The site test drives Debian's Chromium (Playwright's own browser download
 # does not work offline); `make site` installs it when it is missing.
 export CHROMIUM ?= /usr/bin/chromium
+# `make book REPOSITORY=owner/name`: the site's repository, Binder, Colab and
+# Live code links point at that repository (scripts/repository_from_env.py).
+export REPOSITORY
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Instructors: the nbgrader course folder. For a real class, keep it outside
@@ -19,7 +22,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 COURSE ?= $(BUILD)/nbgrader
 PDF    := $(BUILD)/pdf/perceptron-course.pdf
 
-.PHONY: help book test lint unit notebooks build-check site chromium lab execute student bench clean
+.PHONY: help book test lint unit notebooks build-check site chromium lab execute student bench clean lock
 .PHONY: assignments grade pdf pdf-check texlive
 
 help:
@@ -33,6 +36,7 @@ help:
 	@echo "make grade SUBMITTED=DIR  autograde DIR/<student>/chNN/*.ipynb: $(COURSE)/grades.csv"
 	@echo "make pdf    the whole book as one PDF, $(PDF)"
 	@echo "make bench  time perceptron_lib against scikit-learn"
+	@echo "make lock   regenerate requirements.txt (every package pinned) from requirements.in"
 	@echo "make clean  remove build outputs (keeps .venv)"
 
 $(STAMP): requirements.txt pyproject.toml
@@ -48,6 +52,7 @@ book: $(STAMP)
 
 test: lint unit notebooks build-check site pdf-check
 
+# book/ruff.toml holds the notebooks' code to 88 columns (read on phones).
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -126,6 +131,16 @@ student: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_perceptron.py
+
+# requirements.in is the list people edit; requirements.txt pins every package
+# it pulls in, for every platform (--universal), so that Binder, CI and a fresh
+# clone install the same versions. No hashes: pip's hash-checking mode refuses
+# the `-e .` line that installs perceptron_lib from the checkout.
+UV_VERSION := 0.13.9
+lock: $(STAMP)
+	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
+	$(BIN)/uv pip compile --universal --python-version 3.11 --upgrade \
+		--custom-compile-command "make lock" requirements.in -o requirements.txt
 
 clean:
 	rm -rf $(BUILD) .pytest_cache .ruff_cache

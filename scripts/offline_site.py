@@ -21,6 +21,17 @@ get, and one default breaks a script on every page:
   "Identifier 'THEBE_JS_URL' has already been declared" on every page. Each
   inline script is kept once.
 
+It also keeps pages light (issue 13: a phone on a slow line):
+
+- **No icon script.** The theme's head loads ``fontawesome.js`` (1.5 MB, 0.5 MB
+  compressed), a render-blocking script that turns every icon into an SVG,
+  although its stylesheet already draws the same icons from Font Awesome's
+  web fonts. The script is removed from every written page and from the
+  site; the fonts draw the icons.
+- **No widget state.** A notebook executed by the build may carry the saved
+  state of its widgets (tens of kB of JSON per chapter); no widget reaches
+  the page, so the state is not written into it.
+
 The Thebe bundle itself still comes from a CDN, but only when a reader presses
 "Live code", which needs the internet anyway (it starts a kernel on Binder).
 
@@ -52,6 +63,13 @@ MATHJAX_ENTRY_POINT = "mathjax/tex-chtml.js"  # relative to the site's _static/
 CDN_FONT_AWESOME = re.compile(
     r'<link\s+rel="stylesheet"\s+href="https?://[^"]*font-awesome[^"]*"\s*/?>'
 )
+# pydata-sphinx-theme's layout writes this tag itself (not through Sphinx's
+# script_files), so it is taken out of the written pages.
+ICON_SCRIPT_NAME = "scripts/fontawesome.js"
+ICON_SCRIPT = re.compile(
+    r'[ \t]*<script src="[^"]*_static/scripts/fontawesome\.js[^"]*"></script>\n?'
+)
+WIDGET_STATE_TYPE = "application/vnd.jupyter.widget-state+json"
 
 
 def mathjax_static_dir() -> Path | None:
@@ -85,6 +103,9 @@ def keep_page_offline(
         seen: set[tuple[str, str]] = set()
         unique = []
         for script in context["script_files"]:
+            attributes = getattr(script, "attributes", {})
+            if attributes.get("type") == WIDGET_STATE_TYPE:
+                continue  # no widget reaches the page
             # The two copies differ only in their empty file name (None and "").
             filename = getattr(script, "filename", script) or ""
             key = (str(filename), str(getattr(script, "attributes", {}).get("body", "")))
@@ -94,9 +115,24 @@ def keep_page_offline(
         context["script_files"] = unique
 
 
+def drop_icon_script(app: Sphinx, exception: Exception | None) -> None:
+    """Remove the Font Awesome script from the written pages and the site."""
+    if exception is not None or app.builder.format != "html":
+        return
+    out = Path(app.outdir)
+    for page in out.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        lighter = ICON_SCRIPT.sub("", text)
+        if lighter != text:
+            page.write_text(lighter, encoding="utf-8")
+    for leftover in (out / "_static").glob(f"{ICON_SCRIPT_NAME}*"):
+        leftover.unlink()
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
-    """Register the extension's two hooks."""
+    """Register the extension's hooks."""
     app.connect("config-inited", use_local_mathjax)
     # Late priority: run after the extensions that add scripts to the page.
     app.connect("html-page-context", keep_page_offline, priority=900)
+    app.connect("build-finished", drop_icon_script)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -14,12 +14,14 @@ the page and the reason:
   text, or a TeX error);
 - images that did not load, have no alt text, or have a transparent background
   (unreadable in the dark theme);
-- dead widgets (a widget needs a kernel: chapters show a static counterpart);
+- dead widgets (a widget needs a kernel: chapters show a static counterpart),
+  and saved widget state, useless without them;
 - the Colab install cell, if it shows;
 - launch (Binder, Colab, Thebe), repository and download buttons that are
   missing or do not point at the repository of ``_config.yml``;
 - solutions that are not collapsed, or do not open on click;
-- animations whose "next frame" button does not change the frame; a chapter
+- animations whose "next frame" button does not change the frame, or its
+  alt text (each frame is described), or whose slider has no label; a chapter
   (a page whose file name starts with two digits) must have one.
 
 Thebe's own JavaScript comes from a CDN, but only when a reader presses
@@ -32,8 +34,18 @@ photographed at desktop and phone widths, in the light and the dark theme,
 into ``_build/screenshots/`` for people to look at; the phone view must not
 scroll sideways, and the dark view must really be dark.
 
-The last tests serve small broken pages and check that :func:`check_page`
-reports each fault, so that a passing run means something.
+What a reader does (the checks are in ``tests/site_reader.py``): at phone
+width, open the chapter menu and go to another chapter through it, open the
+"on this page" menu and jump to a section; run axe-core on every page, light
+and dark, phone and desktop, and fail on a serious or critical violation;
+keep every page's first visit, served gzip-compressed, within its budget of
+bytes and requests; no element wider than a 390 px phone except inside a
+scroll container that says so; in the dark theme, animation controls drawn
+for a dark page. Animations load when the reader reaches them: every check
+first scrolls them into view (:func:`open_page`).
+
+The last tests serve small broken pages and check that each check reports its
+fault, so that a passing run means something.
 """
 
 from __future__ import annotations
@@ -56,6 +68,17 @@ import pytest
 import yaml
 from PIL import Image  # a dependency of matplotlib
 from playwright import sync_api
+from site_reader import (
+    axe_problems,
+    budget_for,
+    chapter_menu_problems,
+    dark_animation_problems,
+    overflow_problems,
+    page_menu_problems,
+    tap_target_problems,
+    weight_problems,
+)
+from site_weight import serve_compressed
 from toc import ROOT, toc_files
 
 HTML_DIR = ROOT / "_build" / "html"
@@ -97,8 +120,10 @@ class Repository:
         """Read the repository and launch-button settings of ``_config.yml``."""
         config = yaml.safe_load(config_path.read_text())
         repository, launch = config["repository"], config["launch_buttons"]
+        # The build takes REPOSITORY=owner/name over the file (a fork's deploy).
+        from_env = os.environ.get("REPOSITORY", "").strip()
         return cls(
-            url=repository["url"].rstrip("/"),
+            url=f"https://github.com/{from_env}" if from_env else repository["url"].rstrip("/"),
             branch=repository.get("branch", "main"),
             binderhub_url=launch["binderhub_url"].rstrip("/"),
             colab_url=launch["colab_url"].rstrip("/"),
@@ -209,7 +234,21 @@ def open_page(page, url: str) -> LoadWatch:
             if (startup && startup.promise) await startup.promise;
         }"""
     )
+    load_lazy_animations(page)
     return watch
+
+
+def load_lazy_animations(page) -> None:
+    """Scroll to each animation that waits for the reader, until it has loaded."""
+    placeholders = page.locator(".lazy-animation")
+    for index in range(placeholders.count()):
+        placeholders.nth(index).scroll_into_view_if_needed()
+    if placeholders.count():
+        page.wait_for_function(
+            """() => [...document.querySelectorAll(".lazy-animation")]
+                .every((e) => e.querySelector(".animation") || e.dataset.failed)"""
+        )
+        page.evaluate("window.scrollTo(0, 0)")
 
 
 # --------------------------------------------------------------------------
@@ -272,6 +311,10 @@ WIDGET_PROBLEMS_JS = r"""() => {
     const views = document.querySelectorAll(
         'script[type="application/vnd.jupyter.widget-view+json"], .jupyter-widgets');
     if (views.length) problems.push(`${views.length} widget view(s) on the page`);
+    // Saved widget state (tens of kB) is useless without the widgets.
+    if (document.querySelector('script[type="application/vnd.jupyter.widget-state+json"]')) {
+        problems.push("unused widget state in the page (scripts/offline_site.py drops it)");
+    }
     // Without its JavaScript a widget falls back to its text repr.
     const widget = "(interactive|\\w+(Box|Slider|Dropdown|Button|Text|Output|Play))";
     const repr = new RegExp(`\\b${widget}\\((children|value|description|options)=`);
@@ -362,7 +405,7 @@ def animation_problems(page, *, required: bool) -> list[str]:
     for index in range(animations.count()):
         animation = animations.nth(index)
         frame = animation.locator('img[id^="_anim_img"]')
-        before = frame.get_attribute("src")
+        before, alt_before = frame.get_attribute("src"), frame.get_attribute("alt")
         animation.locator('button[title="Next frame"]').click()
         try:
             page.wait_for_function(
@@ -372,6 +415,14 @@ def animation_problems(page, *, required: bool) -> list[str]:
             )
         except sync_api.TimeoutError:
             problems.append(f"animation {index + 1}: 'Next frame' does not change the frame")
+            continue
+        # Each frame is described: its alt text changes with it, and the
+        # slider that picks a frame has a label.
+        if frame.get_attribute("alt") == alt_before:
+            problems.append(f"animation {index + 1}: every frame has the same alt text")
+        slider = animation.locator("input.anim-slider")
+        if slider.count() and not (slider.first.get_attribute("aria-label") or "").strip():
+            problems.append(f"animation {index + 1}: its slider has no label")
     return problems
 
 
@@ -485,12 +536,14 @@ def test_page(docname: str, site_url: str, browser) -> None:
         url = urljoin(site_url, f"{docname}.html")
         screenshot = screenshot_path(docname, "desktop-light")
         problems = check_page(page, url, docname, Repository.from_config(), screenshot)
+        problems += [f"desktop-light: {problem}" for problem in axe_problems(page)]
     assert not problems, f"{docname}:\n  " + "\n  ".join(problems)
 
 
 @pytest.mark.parametrize("docname", PAGES)
 def test_page_views(docname: str, site_url: str, browser) -> None:
-    """Phone and dark views: photographed, no sideways scrolling, really dark."""
+    """Phone and dark views: photographed, no sideways scrolling or overflowing element,
+    really dark, dark animation controls; axe-core on phone light and dark, desktop dark."""
     problems = []
     for scheme in ("light", "dark"):
         with new_page(browser, PHONE, scheme) as page:
@@ -500,13 +553,76 @@ def test_page_views(docname: str, site_url: str, browser) -> None:
             if theme != scheme:
                 problems.append(f"{view}: the theme is {theme!r}")
             problems += [f"{view}: {problem}" for problem in phone_problems(page)]
+            problems += [f"{view}: {problem}" for problem in overflow_problems(page)]
+            problems += [f"{view}: {problem}" for problem in tap_target_problems(page)]
             page.screenshot(path=screenshot_path(docname, view), full_page=True)
+            problems += [f"{view}: {problem}" for problem in axe_problems(page)]
             if scheme == "dark":
+                problems += [f"{view}: {problem}" for problem in dark_animation_problems(page)]
                 # The layout follows the width: no need to load the page again.
                 page.set_viewport_size(DESKTOP)
                 page.screenshot(path=screenshot_path(docname, "desktop-dark"), full_page=True)
+                problems += [f"desktop-dark: {problem}" for problem in axe_problems(page)]
             problems += [f"{scheme}: {problem}" for problem in watch.problems]
     assert not problems, f"{docname}:\n  " + "\n  ".join(problems)
+
+
+@pytest.fixture(scope="session")
+def compressed_site_url(site_url: str) -> Iterator[str]:
+    """The built site served gzip-compressed, as GitHub Pages serves it."""
+    with serve_compressed(HTML_DIR) as url:
+        yield url
+
+
+@pytest.mark.parametrize("docname", PAGES)
+def test_page_weight(docname: str, compressed_site_url: str, browser) -> None:
+    """A first visit on a phone stays within the page's budget of bytes and requests."""
+    url = urljoin(compressed_site_url, f"{docname}.html")
+    budget = budget_for(docname, is_chapter(docname))
+    problems, weight = weight_problems(browser, url, budget, PHONE)
+    print(f"{docname}: {weight.describe()}")  # shown with pytest -s
+    assert not problems, f"{docname}:\n  " + "\n  ".join(problems)
+
+
+def test_phone_menus_take_the_reader_to_a_chapter_and_a_section(site_url: str, browser) -> None:
+    """At 390 px: the chapter menu goes to another chapter, whose "on this page"
+    menu jumps to a section."""
+    chapters = [docname for docname in PAGES if is_chapter(docname)] or PAGES[1:]
+    assert chapters, "no page to navigate to"
+    start, target = PAGES[0], chapters[-1]
+    with new_page(browser, PHONE) as page:
+        watch = open_page(page, urljoin(site_url, f"{start}.html"))
+        problems = chapter_menu_problems(page, urljoin(site_url, f"{target}.html"))
+        if not problems:
+            problems = page_menu_problems(page)
+    assert not problems + watch.problems, problems + watch.problems
+
+
+def test_a_tap_enlarges_a_shrunk_figure_on_a_phone(site_url: str, browser) -> None:
+    """A multi-panel figure drawn smaller than its pixels opens, readable, on a tap."""
+    chapters = [docname for docname in PAGES if is_chapter(docname)]
+    if not chapters:
+        pytest.skip("no chapter yet")
+    with new_page(browser, PHONE) as page:
+        open_page(page, urljoin(site_url, f"{chapters[0]}.html"))
+        images = page.locator(".bd-content figure img, .bd-content .cell_output img")
+        index = page.evaluate(
+            """() => [...document.querySelectorAll(
+                    ".bd-content figure img, .bd-content .cell_output img")]
+                .findIndex((img) => !img.closest(".animation")
+                    && img.naturalWidth >= 1.3 * img.clientWidth)"""
+        )
+        assert index >= 0, "no figure drawn smaller than its pixels on a phone"
+        image = images.nth(index)
+        image.scroll_into_view_if_needed()
+        image.click()
+        zoom = page.locator("dialog.course-figure-zoom[open]")
+        zoom.wait_for(state="visible", timeout=2_000)
+        shown = zoom.locator("img").evaluate("img => img.getBoundingClientRect().width")
+        assert shown > PHONE["width"], f"the enlarged figure is only {shown}px wide"
+        assert zoom.locator("img").get_attribute("alt") == image.get_attribute("alt")
+        zoom.get_by_role("button", name="Close").click()
+        zoom.wait_for(state="detached", timeout=2_000)
 
 
 def test_search_finds_margin_in_chapters(site_url: str, browser) -> None:
@@ -567,6 +683,10 @@ BROKEN_PAGES = {
         '<div class="cell_output"><pre>interactive(children=(IntSlider(value=2),))</pre></div>',
         "dead widget",
     ),
+    "widget_state.html": (
+        '<script type="application/vnd.jupyter.widget-state+json">{"state": {}}</script>',
+        "unused widget state",
+    ),
     "colab_cell.html": (
         "<div class='cell'><pre>if 'google.colab' in sys.modules: pass</pre></div>",
         "Colab install cell",
@@ -586,6 +706,13 @@ BROKEN_PAGES = {
         '<div class="animation"><img id="_anim_img1" src="dot.png" alt="frame">'
         '<button title="Next frame">next</button></div>',
         "does not change the frame",
+    ),
+    "undescribed_animation.html": (
+        '<div class="animation"><img id="_anim_img1" src="dot.png" alt="A frame.">'
+        '<input class="anim-slider" type="range">'
+        '<button title="Next frame" onclick="this.previousElementSibling'
+        ".previousElementSibling.src = 'dot.png?2'\">next</button></div>",
+        "every frame has the same alt text",
     ),
 }
 
@@ -637,3 +764,100 @@ def test_buttons_pointing_elsewhere_are_reported(site_url: str, browser) -> None
     expected = ["repository button"] + (["Binder button", "Colab button"] if notebooks else [])
     for reason in expected:
         assert any(reason in problem for problem in problems), (reason, problems)
+
+
+# --------------------------------------------------------------------------
+# What a reader does: the checks fail on small broken pages (issue 13)
+# --------------------------------------------------------------------------
+
+READER_PAGE = """<!DOCTYPE html><html lang="en"><head><title>{title}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="dot.png"></head><body><main>
+<h1>{title}</h1>
+<p>A page a reader can use. <img src="dot.png" alt="A black dot."></p>
+{snippet}
+</main></body></html>"""
+
+# A chapter menu like the theme's: a button and a dialog of links to chapters.
+MENU = """<button class="primary-toggle" aria-label="Chapter menu">&#9776;</button>
+<dialog id="menu"><a href="target.html">The next chapter</a></dialog>"""
+MENU_SCRIPT = """<script>document.querySelector(".primary-toggle").addEventListener(
+    "click", () => document.getElementById("menu").showModal());</script>"""
+
+READER_PAGES = {
+    # name: (snippet, what is wrong or None for a good page)
+    "menu_works.html": (MENU + MENU_SCRIPT, None),
+    "menu_dead.html": (MENU, "chapter menu does not open"),
+    "accessible.html": ("<button>Next frame</button>", None),
+    "axe_violation.html": ('<button><img src="dot.png"></button>', "axe critical"),
+    "narrow.html": ('<p style="max-width: 100%">Short enough.</p>', None),
+    "scrolls_and_says_so.html": (
+        '<div tabindex="0" aria-label="A wide table, scrolls sideways" '
+        'style="overflow-x: auto"><div style="width: 700px">wide</div></div>',
+        None,
+    ),
+    "overflowing.html": ('<div style="width: 700px">too wide</div>', "on a 390px phone"),
+    "scrolls_silently.html": (
+        '<div style="overflow-x: auto"><div style="width: 700px">wide</div></div>',
+        "on a 390px phone",
+    ),
+    "big_buttons.html": ('<button style="min-width: 44px; min-height: 44px">Go</button>', None),
+    "small_button.html": ('<button style="width: 30px; height: 30px">Go</button>', "tap target"),
+    "light.html": ("", None),
+    "heavy.html": ('<img src="noise.png" alt="Noise, 1.2 MB of it.">', "over its weight budget"),
+}
+
+
+@pytest.fixture(scope="module")
+def reader_site(tmp_path_factory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("reader_site")
+    Image.new("RGB", (4, 4), (0, 0, 0)).save(folder / "dot.png")
+    # Noise does not compress: 640 x 640 RGB pixels are 1.2 MB on the wire.
+    noise = Image.frombytes("RGB", (640, 640), os.urandom(640 * 640 * 3))
+    noise.save(folder / "noise.png")
+    (folder / "target.html").write_text(READER_PAGE.format(title="Target", snippet=""))
+    for name, (snippet, _) in READER_PAGES.items():
+        (folder / name).write_text(READER_PAGE.format(title=Path(name).stem, snippet=snippet))
+    with serve_compressed(folder) as url:
+        yield url
+
+
+def reader_problems(name: str, url: str, browser) -> list[str]:
+    """The reader check that applies to the small page ``name``."""
+    if name.startswith("menu"):
+        with new_page(browser, PHONE) as page:
+            page.goto(url + name)
+            return chapter_menu_problems(page, url + "target.html")
+    if name in ("light.html", "heavy.html"):
+        return weight_problems(browser, url + name, budget_for(name, True), PHONE)[0]
+    with new_page(browser, PHONE) as page:
+        page.goto(url + name)
+        if name in ("accessible.html", "axe_violation.html"):
+            return axe_problems(page)
+        if name in ("big_buttons.html", "small_button.html"):
+            return tap_target_problems(page)
+        return overflow_problems(page)
+
+
+@pytest.mark.parametrize("name", READER_PAGES)
+def test_reader_checks_fail_on_broken_pages_only(name: str, reader_site: str, browser) -> None:
+    expected = READER_PAGES[name][1]
+    problems = reader_problems(name, reader_site, browser)
+    if expected is None:
+        assert problems == [], problems
+    else:
+        assert any(expected in problem for problem in problems), problems
+
+
+def test_dark_animation_controls_on_a_light_panel_are_reported(tmp_path: Path, browser) -> None:
+    controls = (
+        '<div class="animation"><div class="anim-buttons" style="background: #f0f0f0">'
+        '<button title="Play" style="color: #ddd">&#9654;</button></div>'
+        '<form class="anim-state"><input type="radio" name="s" checked></form></div>'
+    )
+    (tmp_path / "dark.html").write_text(READER_PAGE.format(title="Dark", snippet=controls))
+    with serve(tmp_path) as url, new_page(browser, PHONE, "dark") as page:
+        page.goto(url + "dark.html")
+        problems = dark_animation_problems(page)
+    for expected in ("light panel", "drawn for a light page", "contrast"):
+        assert any(expected in problem for problem in problems), (expected, problems)

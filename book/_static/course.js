@@ -1,17 +1,181 @@
 // Small additions to the book's pages (loaded on every page by _config.yml).
-//
-// matplotlib's to_jshtml() animations show their frames in an <img> without
-// alt text; give each one a description, so that screen readers announce it
-// and the site test's "every image has alt text" holds for animations too.
-document.addEventListener("DOMContentLoaded", () => {
-  for (const frame of document.querySelectorAll('.animation img[id^="_anim_img"]')) {
-    if (!frame.getAttribute("alt")) {
-      frame.setAttribute(
-        "alt",
-        "Animation frame: use the buttons below to play the animation or step through it.",
-      );
+// Each part fixes something a reader on a phone, on a slow line or with a
+// screen reader met (issue 13); tests/test_site.py checks each one.
+
+// --------------------------------------------------------------------------
+// Animations: loaded when the reader comes near them, then described.
+// scripts/lazy_animations.py moved each one into _animations/ and left a
+// placeholder with its address.
+// --------------------------------------------------------------------------
+
+function captionOf(element) {
+  const caption = element.closest("figure")?.querySelector("figcaption .caption-text");
+  const text = (caption?.textContent || "").replace(/\s+/g, " ").trim();
+  return text || "Animation";
+}
+
+// The slider gets a label, and each frame its own alt text ("... Frame 3 of
+// 12."), updated whenever the animation shows another frame.
+function describeAnimation(animation) {
+  const caption = captionOf(animation);
+  const slider = animation.querySelector("input.anim-slider");
+  const frame = animation.querySelector('img[id^="_anim_img"]');
+  if (!slider || !frame) return;
+  slider.setAttribute("aria-label", `Frame of the animation: ${caption}`);
+  const describe = () => {
+    const count = Number(slider.max) + 1;
+    const index = Number(slider.value) + 1;
+    frame.setAttribute("alt", `${caption} Frame ${index} of ${count}.`);
+    slider.setAttribute("aria-valuetext", `Frame ${index} of ${count}`);
+  };
+  describe();
+  new MutationObserver(describe).observe(frame, { attributes: true, attributeFilter: ["src"] });
+  slider.addEventListener("input", describe);
+}
+
+function loadAnimation(holder) {
+  fetch(holder.dataset.src)
+    .then((response) => {
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      return response.text();
+    })
+    .then((html) => {
+      const parts = document.createElement("div");
+      parts.innerHTML = html;
+      holder.replaceChildren(...parts.childNodes);
+      // Scripts inserted as HTML do not run: replace each by a fresh copy.
+      for (const old of holder.querySelectorAll("script")) {
+        const script = document.createElement("script");
+        script.text = old.text;
+        old.replaceWith(script);
+      }
+      holder.querySelectorAll(".animation").forEach(describeAnimation);
+    })
+    .catch(() => {
+      holder.dataset.failed = "true"; // the placeholder's link still opens it
+    });
+}
+
+function deferAnimations() {
+  const holders = document.querySelectorAll(".lazy-animation[data-src]");
+  if (!("IntersectionObserver" in window)) {
+    holders.forEach(loadAnimation);
+    return;
+  }
+  const observer = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        observer.unobserve(entry.target);
+        loadAnimation(entry.target);
+      }
+    },
+    { rootMargin: "400px 0px" },
+  );
+  holders.forEach((holder) => observer.observe(holder));
+}
+
+// --------------------------------------------------------------------------
+// Wide code, output, tables and equations scroll in their own box: say so.
+// A box that scrolls is reachable with the keyboard (tabindex), named for
+// screen readers, and shows a shadow at the edge that has more (course.css).
+// --------------------------------------------------------------------------
+
+const SCROLLERS = [
+  ["div.highlight > pre", "Code"],
+  [".cell_output pre", "Output"],
+  ["div.math, mjx-container[display='true']", "Equation"],
+  [".table-wrapper, .pst-scrollable-table-container", "Table"],
+];
+
+function labelScrollers() {
+  for (const [selector, what] of SCROLLERS) {
+    for (const box of document.querySelectorAll(selector)) {
+      if (box.clientWidth === 0 || box.scrollWidth <= box.clientWidth + 1) continue;
+      if (box.parentElement?.closest(".scrolls-sideways")) continue;
+      box.classList.add("scrolls-sideways");
+      box.setAttribute("tabindex", "0");
+      box.setAttribute("role", "region");
+      box.setAttribute("aria-label", `${what}, wider than the screen: scroll sideways`);
     }
   }
+}
+
+// --------------------------------------------------------------------------
+// Figures on a phone: a multi-panel figure shrunk to the screen's width has
+// unreadable ticks and legends. A tap opens it at a readable size in a box
+// that scrolls (its alt text and caption come along); Escape or "Close" ends it.
+// --------------------------------------------------------------------------
+
+const PHONE_WIDTH = 576;
+
+function enlargeFigure(image) {
+  const dialog = document.createElement("dialog");
+  dialog.className = "course-figure-zoom";
+  dialog.setAttribute("aria-label", "The figure, enlarged");
+  const close = document.createElement("button");
+  close.type = "button";
+  close.className = "btn btn-sm";
+  close.textContent = "Close";
+  close.addEventListener("click", () => dialog.close());
+  const scroller = document.createElement("div");
+  scroller.className = "course-figure-zoom-scroll";
+  scroller.tabIndex = 0;
+  scroller.setAttribute("role", "region");
+  scroller.setAttribute("aria-label", "Enlarged figure: scroll sideways and down");
+  const copy = image.cloneNode();
+  copy.removeAttribute("width");
+  copy.removeAttribute("height");
+  copy.removeAttribute("style");
+  scroller.append(copy);
+  dialog.append(close, scroller);
+  dialog.addEventListener("close", () => dialog.remove());
+  document.body.append(dialog);
+  dialog.showModal();
+}
+
+document.addEventListener("click", (event) => {
+  if (window.innerWidth >= PHONE_WIDTH) return;
+  const image = event.target.closest(".bd-content figure img, .bd-content .cell_output img");
+  if (!image || image.closest(".animation, a")) return;
+  // Only figures drawn much smaller than their pixels gain from a tap.
+  if (image.naturalWidth < 1.3 * image.clientWidth) return;
+  enlargeFigure(image);
+});
+
+// --------------------------------------------------------------------------
+// Names that say what a control does.
+// --------------------------------------------------------------------------
+
+function nameControls() {
+  // sphinx-togglebutton names every toggle "Toggle hidden content".
+  for (const solution of document.querySelectorAll(".toggle")) {
+    const title = solution.querySelector(".admonition-title");
+    const button = solution.querySelector("button.toggle-button");
+    if (!title || !button) continue;
+    const text = title.textContent.replace(/\s+/g, " ").trim();
+    button.setAttribute("aria-label", `Show or hide: ${text}`);
+  }
+  // The bibliography is a list (role="list") of entries whose role
+  // ("doc-biblioentry", deprecated in ARIA 1.2) is not a list item.
+  for (const list of document.querySelectorAll('.citation-list[role="list"]')) {
+    for (const entry of list.children) entry.setAttribute("role", "listitem");
+  }
+  // The search button's name must contain the text it shows.
+  for (const button of document.querySelectorAll(".search-button-field")) {
+    const shown = button.textContent.replace(/\s+/g, " ").trim();
+    if (shown) button.setAttribute("aria-label", shown);
+  }
+}
+
+// --------------------------------------------------------------------------
+// The phone menus: a section picked in "on this page" closes the menu, so
+// that the reader sees the section rather than the menu over it.
+// --------------------------------------------------------------------------
+
+document.addEventListener("click", (event) => {
+  const link = event.target.closest("dialog[open] a[href^='#']");
+  if (link) link.closest("dialog").close();
 });
 
 // A solution's title links to its exercise, and the whole title also opens
@@ -24,3 +188,25 @@ document.addEventListener(
   },
   true,
 );
+
+// A solution opened: its code may now be wider than the screen.
+document.addEventListener("click", (event) => {
+  if (event.target.closest(".toggle, .toggle-button")) setTimeout(labelScrollers, 50);
+});
+
+document.addEventListener("DOMContentLoaded", () => {
+  deferAnimations();
+  document.querySelectorAll(".animation").forEach(describeAnimation);
+  labelScrollers();
+  // After sphinx-togglebutton has added its buttons (also on DOMContentLoaded).
+  setTimeout(nameControls, 0);
+  const mathjax = window.MathJax?.startup?.promise;
+  if (mathjax) mathjax.then(labelScrollers);
+});
+window.addEventListener("load", () => {
+  nameControls();
+  labelScrollers();
+  const mathjax = window.MathJax?.startup?.promise;
+  if (mathjax) mathjax.then(labelScrollers);
+});
+window.addEventListener("resize", labelScrollers);

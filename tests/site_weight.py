@@ -1,0 +1,190 @@
+"""What a page costs a reader: bytes and requests on first load, and time on a slow line.
+
+The site is served the way GitHub Pages serves it, text compressed with gzip
+(:func:`serve_compressed`), and each page is opened in a fresh browser context
+(an empty cache: a first visit). Chromium's DevTools protocol reports the bytes
+each response really took on the wire (``encodedDataLength``: headers and the
+compressed body).
+
+Run as a script for the numbers the site test does not assert (a slow mobile
+line takes tens of seconds per page)::
+
+    .venv/bin/python tests/site_weight.py            # every page of _toc.yml
+    .venv/bin/python tests/site_weight.py --slow     # plus the slow-line times
+
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import gzip
+import http.server
+import io
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urljoin
+
+# GitHub Pages compresses text; images and fonts are sent as they are.
+COMPRESSED_TYPES = (
+    "text/",
+    "application/javascript",
+    "application/json",
+    "image/svg+xml",
+    "application/xml",
+)
+# "A slow mobile line": 1.6 Mbps down, 750 kbps up, 150 ms round trip, and a
+# phone's CPU four times slower than this machine's (DevTools' "Slow 4G").
+SLOW_LINE = {
+    "offline": False,
+    "latency": 150,
+    "downloadThroughput": 1.6e6 / 8,
+    "uploadThroughput": 750e3 / 8,
+}
+SLOW_CPU = 4
+
+
+class CompressingHandler(http.server.SimpleHTTPRequestHandler):
+    """Serve files, text gzip-compressed when the browser accepts it; no log lines."""
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+    def send_head(self):  # noqa: ANN201 (the base class's signature)
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            path = path / "index.html"
+        content_type = self.guess_type(str(path))
+        accepts_gzip = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not (path.is_file() and accepts_gzip and content_type.startswith(COMPRESSED_TYPES)):
+            return super().send_head()
+        body = gzip.compress(path.read_bytes(), compresslevel=6)
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
+
+
+@contextmanager
+def serve_compressed(directory: Path) -> Iterator[str]:
+    """Serve ``directory`` gzip-compressed on a free localhost port; yield its URL."""
+    handler = functools.partial(CompressingHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@dataclass
+class Weight:
+    """What one first visit of a page transferred."""
+
+    bytes: int
+    requests: int
+    biggest: list[tuple[int, str]]  # (bytes, URL), the five heaviest responses
+
+    def describe(self) -> str:
+        heaviest = ", ".join(f"{url.rsplit('/', 1)[-1]} {size / 1e3:.0f} kB"
+                             for size, url in self.biggest)  # fmt: skip
+        return (f"{self.bytes / 1e6:.2f} MB in {self.requests} requests "
+                f"(heaviest: {heaviest})")  # fmt: skip
+
+
+def measure(browser, url: str, *, viewport: dict, slow: bool = False) -> tuple[Weight, dict]:
+    """Open ``url`` once with an empty cache; return its weight and its timings (ms).
+
+    The timings are ``text`` (first paint of text: First Contentful Paint),
+    ``largest`` (Largest Contentful Paint: the biggest text block or image) and
+    ``load`` (the load event), measured on :data:`SLOW_LINE` when ``slow``.
+    """
+    context = browser.new_context(viewport=viewport)
+    try:
+        page = context.new_page()
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+        if slow:
+            cdp.send("Network.emulateNetworkConditions", SLOW_LINE)
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": SLOW_CPU})
+        urls: dict[str, str] = {}
+        sizes: dict[str, int] = {}
+        cdp.on(
+            "Network.requestWillBeSent",
+            lambda event: urls.setdefault(event["requestId"], event["request"]["url"]),
+        )
+        cdp.on("Network.loadingFinished",
+               lambda event: sizes.__setitem__(event["requestId"],
+                                               int(event["encodedDataLength"])))  # fmt: skip
+        page.goto(url, wait_until="load", timeout=120_000)
+        page.wait_for_load_state("networkidle", timeout=120_000)
+        timings = page.evaluate(
+            """async () => {
+                const paint = performance.getEntriesByName("first-contentful-paint")[0];
+                const nav = performance.getEntriesByType("navigation")[0];
+                const largest = await new Promise((resolve) => {
+                    new PerformanceObserver((list) => {
+                        const entries = list.getEntries();
+                        resolve(entries[entries.length - 1].startTime);
+                    }).observe({type: "largest-contentful-paint", buffered: true});
+                    setTimeout(() => resolve(null), 1000);
+                });
+                return {text: paint ? paint.startTime : null, largest,
+                        load: nav ? nav.loadEventStart : null};
+            }"""
+        )
+        requested = [rid for rid in urls if urls[rid].startswith("http")]
+        biggest = sorted(((sizes.get(rid, 0), urls[rid]) for rid in requested), reverse=True)
+        weight = Weight(sum(size for size, _ in biggest), len(requested), biggest[:5])
+        return weight, timings
+    finally:
+        context.close()
+
+
+def main() -> None:
+    import sys
+
+    from playwright import sync_api
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from toc import ROOT, toc_files
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--slow", action="store_true", help="also time a slow mobile line")
+    parser.add_argument("--html", type=Path, help="the built site (default: _build/html)")
+    parser.add_argument("pages", nargs="*", help="docnames (default: every page)")
+    options = parser.parse_args()
+    chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    with (
+        serve_compressed(options.html or ROOT / "_build" / "html") as site,
+        sync_api.sync_playwright() as playwright,
+    ):
+        browser = playwright.chromium.launch(
+            executable_path=chromium, args=["--no-sandbox", "--headless", "--disable-gpu"]
+        )
+        for docname in options.pages or toc_files():
+            url = urljoin(site, f"{docname}.html")
+            weight, _ = measure(browser, url, viewport={"width": 390, "height": 844})
+            line = f"{docname:40s} {weight.describe()}"
+            if options.slow:
+                _, slow = measure(browser, url, viewport={"width": 390, "height": 844}, slow=True)
+                line += (
+                    f"; slow line: first text {slow['text'] / 1e3:.1f} s, "
+                    f"largest text/image {slow['largest'] / 1e3:.1f} s, "
+                    f"load {slow['load'] / 1e3:.1f} s"
+                )
+            print(line, flush=True)
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()
