@@ -73,7 +73,8 @@ build-check: $(STAMP)
 # Reuses $(BUILD)/html (the test builds it only if it is missing). The second
 # test opens the chapters in JupyterLab, as a student running them sees them.
 site: $(STAMP) chromium
-	$(BIN)/python -m pytest -q tests/test_site.py tests/test_jupyterlab.py
+	$(BIN)/python -m pytest -q tests/test_site.py
+	$(BIN)/python -m pytest -q tests/test_jupyterlab.py
 
 chromium:
 	@test -x "$(CHROMIUM)" || { echo "Installing Chromium for the site test"; \

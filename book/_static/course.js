@@ -84,11 +84,25 @@ function deferAnimations() {
 const SCROLLERS = [
   ["div.highlight > pre", "Code"],
   [".cell_output pre", "Output"],
-  ["div.math, mjx-container[display='true']", "Equation"],
+  ["div.math, mjx-container[display='true'], mjx-container.math-too-wide", "Equation"],
   [".table-wrapper, .pst-scrollable-table-container", "Table"],
 ];
 
+// Inline math cannot wrap (MathJax 3 does not break lines), so a formula in the
+// text that is wider than its paragraph becomes a small box of its own that
+// scrolls; it is then labelled like the others below.
+function boxWideInlineMath() {
+  for (const math of document.querySelectorAll(".bd-content mjx-container:not([display='true'])")) {
+    const paragraph = math.parentElement;
+    if (!paragraph || math.classList.contains("math-too-wide")) continue;
+    if (math.getBoundingClientRect().width > paragraph.clientWidth) {
+      math.classList.add("math-too-wide");
+    }
+  }
+}
+
 function labelScrollers() {
+  boxWideInlineMath();
   for (const [selector, what] of SCROLLERS) {
     for (const box of document.querySelectorAll(selector)) {
       if (box.clientWidth === 0 || box.scrollWidth <= box.clientWidth + 1) continue;
@@ -155,6 +169,11 @@ function nameControls() {
     if (!title || !button) continue;
     const text = title.textContent.replace(/\s+/g, " ").trim();
     button.setAttribute("aria-label", `Show or hide: ${text}`);
+  }
+  // myst-nb's hide-input boxes name their summary "Toggle hidden content" too,
+  // while it shows "Show code cell source": let the visible text be the name.
+  for (const summary of document.querySelectorAll("details.hide > summary[aria-label]")) {
+    summary.removeAttribute("aria-label");
   }
   // The bibliography is a list (role="list") of entries whose role
   // ("doc-biblioentry", deprecated in ARIA 1.2) is not a list item.
