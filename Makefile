@@ -84,8 +84,10 @@ chromium:
 # (29 packages, 103 MB to download, 360 MB installed on Debian 12: no extra
 # fonts are needed, see the latex part of _config.yml).
 # The notebooks' outputs come from the book build's cache when there is one.
+# --all: every page is read again for LaTeX, since the pages read for the HTML
+# site (shared doctrees) never met the transform that prints animations as stills.
 pdf: $(STAMP) texlive
-	$(BIN)/jupyter-book build . --path-output . --builder pdflatex --warningiserror \
+	$(BIN)/jupyter-book build . --path-output . --builder pdflatex --all --warningiserror \
 		--nitpick --keep-going
 	mkdir -p $(dir $(PDF))
 	cp $(BUILD)/latex/perceptron-course.pdf $(PDF)

@@ -60,6 +60,51 @@ def latex_macros(macros: dict) -> str:
     return "\n".join(lines)
 
 
+# Symbols the chapters write as Unicode in prose, captions and printed output
+# (pdflatex's utf8 input knows Latin letters, not Greek or these symbols).
+UNICODE_SYMBOLS = {
+    "α": r"\alpha",
+    "β": r"\beta",
+    "γ": r"\gamma",
+    "δ": r"\delta",
+    "η": r"\eta",
+    "θ": r"\theta",
+    "λ": r"\lambda",
+    "μ": r"\mu",
+    "π": r"\pi",
+    "σ": r"\sigma",
+    "τ": r"\tau",
+    "φ": r"\phi",
+    "ω": r"\omega",
+    "Δ": r"\Delta",
+    "√": r"\surd",
+    "≤": r"\le",
+    "≥": r"\ge",
+    "≠": r"\ne",
+    "≈": r"\approx",
+    "→": r"\to",
+    "∧": r"\wedge",
+    "⊕": r"\oplus",
+    "∞": r"\infty",
+    "∑": r"\sum",
+    "⋅": r"\cdot",
+    "−": "-",
+    "𝒟": r"\mathcal{D}",
+}
+
+
+def unicode_declarations(symbols: dict[str, str] = UNICODE_SYMBOLS) -> str:
+    r"""``\DeclareUnicodeCharacter`` lines that typeset each symbol in math mode.
+
+    >>> print(unicode_declarations({"γ": r"\gamma"}))
+    \DeclareUnicodeCharacter{03B3}{\ensuremath{\gamma}}
+    """
+    return "\n".join(
+        f"\\DeclareUnicodeCharacter{{{ord(char):04X}}}{{\\ensuremath{{{latex}}}}}"
+        for char, latex in symbols.items()
+    )
+
+
 def add_macros_to_preamble(app: Sphinx, config: Config) -> None:
     macros = (config.mathjax3_config or {}).get("tex", {}).get("macros", {})
     elements = dict(config.latex_elements or {})
@@ -67,6 +112,8 @@ def add_macros_to_preamble(app: Sphinx, config: Config) -> None:
         elements.get("preamble", "")
         + "\n% The course's macros, from mathjax3_config\n"
         + latex_macros(macros)
+        + "\n% Unicode symbols in the text\n"
+        + unicode_declarations()
         + "\n"
     )
     config.latex_elements = elements
