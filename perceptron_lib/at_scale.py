@@ -26,7 +26,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ._compile import compiled
-from ._loops import perceptron_epoch
+from ._loops import activation, perceptron_epoch
 
 __all__ = [
     "amdahl_speedup",
@@ -37,6 +37,7 @@ __all__ = [
     "lane_sum_perceptron_epoch",
     "mixing_weights",
     "run_epochs",
+    "sequential_activations",
 ]
 
 
@@ -107,6 +108,38 @@ def lane_sum_perceptron_epoch(X, y, order, w, b, eta, fit_intercept, mistakes):
             if fit_intercept:
                 b += step
     return b
+
+
+@compiled
+def _sequential_activations(X, w, b, out):
+    for i in range(X.shape[0]):
+        out[i] = activation(w, b, X[i])
+
+
+def sequential_activations(X: ArrayLike, w: ArrayLike, b: float) -> NDArray[np.float64]:
+    """Return every example's activation summed as the training loop sums it.
+
+    Feature by feature from the first, the bias added last: exactly the
+    numbers the perceptron's mistake test sees. ``X @ w + b`` computes the same
+    quantities with its own order of additions (BLAS splits the sum to use
+    vector instructions and threads), so it may differ in the last bits.
+
+    Examples
+    --------
+    >>> X = [[0.1, 0.2, 0.3]]
+    >>> sequential_activations(X, [1.0, 1.0, 1.0], 0.0).tolist()
+    [0.6000000000000001]
+    """
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    w = np.ascontiguousarray(w, dtype=np.float64)
+    if X.ndim != 2 or w.shape != (X.shape[1],):
+        raise ValueError(
+            f"X must be 2-d with as many columns as w has weights; got X of shape {X.shape} "
+            f"and w of shape {w.shape}."
+        )
+    out = np.empty(X.shape[0])
+    _sequential_activations(X, w, float(b), out)
+    return out
 
 
 def _signed(X: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:

@@ -1,0 +1,155 @@
+"""Figures of the appendix: where a run's mistakes fall, speed-ups, parameter mixing.
+
+Like :mod:`perceptron_lib.curves`, every function draws on ``ax`` (a new figure
+with an opaque white background when ``ax`` is None) and returns the Axes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from matplotlib.axes import Axes
+from numpy.typing import ArrayLike
+
+from .at_scale import amdahl_speedup, gaps_between_mistakes
+from .curves import CURVE_COLORS, _axes
+
+__all__ = [
+    "plot_amdahl",
+    "plot_mistake_gaps",
+    "plot_mistakes_per_epoch",
+]
+
+
+def _positions(positions: Sequence[ArrayLike], n_examples: int) -> list[np.ndarray]:
+    if not isinstance(n_examples, int | np.integer) or n_examples < 1:
+        raise ValueError(f"n_examples must be a positive integer; got {n_examples!r}.")
+    arrays = [np.asarray(p, dtype=np.int64) for p in positions]
+    if not arrays:
+        raise ValueError("positions is empty: give the mistakes of at least one epoch.")
+    for p in arrays:
+        if p.ndim != 1 or (p.size and (p.min() < 0 or p.max() >= n_examples)):
+            raise ValueError(
+                f"mistake positions must be 1-d indices below n_examples={n_examples}."
+            )
+    return arrays
+
+
+def plot_mistakes_per_epoch(
+    positions: Sequence[ArrayLike], n_examples: int, ax: Axes | None = None
+) -> Axes:
+    """Draw the fraction of each epoch's steps that were mistakes, on a log scale.
+
+    Parameters
+    ----------
+    positions : sequence of 1-d integer arrays
+        For each epoch, the steps that were mistakes
+        (:func:`~perceptron_lib.at_scale.epoch_mistake_positions`).
+    n_examples : int
+        Steps per epoch.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> ax = plot_mistakes_per_epoch([[0, 3], [5], []], 10)
+    >>> ax.get_lines()[0].get_ydata().tolist()
+    [0.2, 0.1]
+    >>> plt.close("all")
+    """
+    arrays = _positions(positions, n_examples)
+    ax = _axes(ax)
+    counts = np.array([p.size for p in arrays], dtype=float)
+    with_mistakes = counts > 0  # a log scale has no place for the final clean epoch
+    epochs = np.arange(1, counts.size + 1)
+    ax.plot(
+        epochs[with_mistakes],
+        counts[with_mistakes] / n_examples,
+        marker="o",
+        markersize=3,
+        color=CURVE_COLORS[0],
+    )
+    ax.set_yscale("log")
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("fraction of steps that are mistakes")
+    ax.grid(True, which="major", alpha=0.3)
+    return ax
+
+
+def plot_mistake_gaps(
+    positions: Sequence[ArrayLike], n_examples: int, ax: Axes | None = None
+) -> Axes:
+    """Draw, per epoch, the median and the longest mistake-free stretch, on a log scale.
+
+    The stretches are those of :func:`~perceptron_lib.at_scale.gaps_between_mistakes`:
+    before the first mistake, between two, and after the last. An epoch without
+    mistakes is one stretch of ``n_examples`` steps.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> ax = plot_mistake_gaps([[0, 3], [5]], 10)
+    >>> [line.get_ydata().tolist() for line in ax.get_lines()]
+    [[2.0, 4.5], [6.0, 5.0]]
+    >>> plt.close("all")
+    """
+    arrays = _positions(positions, n_examples)
+    ax = _axes(ax)
+    medians, longest = [], []
+    for p in arrays:
+        flags = np.zeros(n_examples, dtype=bool)
+        flags[p] = True
+        gaps = gaps_between_mistakes(flags)
+        medians.append(float(np.median(gaps)))
+        longest.append(float(gaps.max()))
+    epochs = np.arange(1, len(arrays) + 1)
+    ax.plot(epochs, medians, marker="o", markersize=3, color=CURVE_COLORS[0], label="median")
+    ax.plot(
+        epochs, longest, marker="s", markersize=3, color=CURVE_COLORS[1], linestyle="--",
+        label="longest",
+    )  # fmt: skip
+    ax.set_yscale("log")
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("mistake-free stretch (examples)")
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(frameon=False)
+    return ax
+
+
+def plot_amdahl(
+    parallel_fractions: ArrayLike,
+    workers: Sequence[int] = (2, 4, 16, 64),
+    ax: Axes | None = None,
+) -> Axes:
+    """Draw Amdahl's speed-up against the parallel fraction, one curve per worker count.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> ax = plot_amdahl([0.0, 0.5, 1.0], workers=(2,))
+    >>> ax.get_lines()[0].get_ydata().round(3).tolist()
+    [1.0, 1.333, 2.0]
+    >>> plt.close("all")
+    """
+    p = np.asarray(parallel_fractions, dtype=float)
+    ax = _axes(ax)
+    styles = ("-", "--", "-.", ":")
+    for k, n in enumerate(workers):
+        ax.plot(
+            p,
+            amdahl_speedup(p, n),
+            color=CURVE_COLORS[k % len(CURVE_COLORS)],
+            linestyle=styles[k % len(styles)],
+            label=f"{n} workers",
+        )
+    ax.set_yscale("log", base=2)
+    ax.set_xlabel("parallel fraction p of the one-worker time")
+    ax.set_ylabel("speed-up")
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(frameon=False)
+    return ax
