@@ -48,11 +48,15 @@ SLOW_LINE = {
 SLOW_CPU = 4
 
 
-class CompressingHandler(http.server.SimpleHTTPRequestHandler):
-    """Serve files, text gzip-compressed when the browser accepts it; no log lines."""
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serve files without printing a log line for every request."""
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002
         pass
+
+
+class CompressingHandler(QuietHandler):
+    """Serve files, text gzip-compressed when the browser accepts it; no log lines."""
 
     def send_head(self):  # noqa: ANN201 (the base class's signature)
         path = Path(self.translate_path(self.path))
@@ -72,9 +76,9 @@ class CompressingHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @contextmanager
-def serve_compressed(directory: Path) -> Iterator[str]:
-    """Serve ``directory`` gzip-compressed on a free localhost port; yield its URL."""
-    handler = functools.partial(CompressingHandler, directory=str(directory))
+def serve(directory: Path, handler_class: type = QuietHandler) -> Iterator[str]:
+    """Serve ``directory`` on a free localhost port with ``handler_class``; yield its URL."""
+    handler = functools.partial(handler_class, directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -83,6 +87,11 @@ def serve_compressed(directory: Path) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def serve_compressed(directory: Path):
+    """Serve ``directory`` gzip-compressed (as a web server would); a context manager."""
+    return serve(directory, CompressingHandler)
 
 
 @dataclass

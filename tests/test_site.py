@@ -50,14 +50,11 @@ fault, so that a passing run means something.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import os
 import re
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -78,7 +75,7 @@ from site_reader import (
     tap_target_problems,
     weight_problems,
 )
-from site_weight import serve_compressed
+from site_weight import serve, serve_compressed
 from toc import ROOT, toc_files
 
 HTML_DIR = ROOT / "_build" / "html"
@@ -162,27 +159,6 @@ def is_notebook(docname: str) -> bool:
 # --------------------------------------------------------------------------
 # Serving a folder and watching a page load
 # --------------------------------------------------------------------------
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """Serve files without printing a log line for every request."""
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-        pass
-
-
-@contextmanager
-def serve(directory: Path) -> Iterator[str]:
-    """Serve ``directory`` on a free localhost port; yield its base URL."""
-    handler = functools.partial(QuietHandler, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 @dataclass
