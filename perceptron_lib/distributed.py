@@ -1,0 +1,695 @@
+"""Iterative parameter mixing: the perceptron trained on shards of the data, on a Dask cluster.
+
+McDonald, Hall and Mann (2010) cut the training set into ``S`` shards and train
+one perceptron per shard, each on its own machine. *Parameter mixing*
+(their Figure 2) trains every shard to the end and averages the weights once.
+*Iterative parameter mixing* (their Figure 3) averages after every epoch: in
+round ``n`` every shard ``i`` runs one epoch from the same mixed weights, giving
+``(b, w)(i, n)`` and ``k(i, n)`` mistakes, and the next weights are the mix
+``sum_i mu(i, n) (b, w)(i, n)``, with weights ``mu(i, n)`` that sum to one:
+uniform (``1 / S``) or in proportion to the mistakes
+(``k(i, n) / sum_i k(i, n)``). On data separable with lifted margin ``gamma``
+and lifted radius ``R`` their theorem bounds, after every round ``N``,
+``sum_n sum_i mu(i, n) k(i, n) <= R^2 / gamma^2``: the perceptron's bound,
+for the mixed mistakes.
+
+This module holds the plain NumPy reference of both algorithms, readable from
+top to bottom, and :class:`ParameterMixingPerceptron`, a scikit-learn
+classifier that runs the very same rounds on a Dask cluster: each shard is sent
+to a worker once, then only the weights travel. Both run the sequential loop
+:func:`perceptron_lib._loops.perceptron_epoch` on each shard, and mix with
+:func:`mix`, so they give the same weights to the last bit.
+
+Shards are contiguous and in the data's order, cut by :func:`numpy.array_split`:
+with ``n`` examples and ``S`` shards, the first ``n % S`` shards hold
+``n // S + 1`` examples and the others ``n // S``. With one shard, iterative
+parameter mixing *is* the perceptron: the same epochs, the same weights as
+``Perceptron(shuffle=False)``.
+
+Dask is an optional dependency, so this module is not imported by
+``perceptron_lib`` itself: ``from perceptron_lib.distributed import ...``.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from numbers import Integral, Real
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.base import clone
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from ._base import LinearBinaryClassifier
+from ._loops import perceptron_epoch
+from .at_scale import mixing_weights
+
+try:
+    import dask.array as da
+    from distributed import Client, LocalCluster, wait
+except ImportError as error:  # pragma: no cover - exercised where dask is not installed
+    raise ImportError(
+        "perceptron_lib.distributed needs Dask's distributed scheduler; install it with "
+        'pip install "dask[distributed]"'
+    ) from error
+
+__all__ = [
+    "MixingRun",
+    "ParameterMixingPerceptron",
+    "iterative_parameter_mixing",
+    "mix",
+    "mixed_mistakes",
+    "parameter_mixing",
+    "shard_bounds",
+    "train_shard_epoch",
+]
+
+MIXINGS = ("uniform", "weighted")
+
+
+# -- the NumPy reference ----------------------------------------------------------------
+
+
+def shard_bounds(n_samples: int, n_shards: int) -> list[tuple[int, int]]:
+    """Return the ``(start, stop)`` rows of each shard, cut as :func:`numpy.array_split` does.
+
+    Examples
+    --------
+    >>> shard_bounds(7, 3)
+    [(0, 3), (3, 5), (5, 7)]
+    """
+    _check_n_shards(n_shards, n_samples)
+    sizes = [len(part) for part in np.array_split(np.arange(n_samples), n_shards)]
+    stops = np.cumsum(sizes).tolist()
+    return list(zip([0, *stops[:-1]], stops, strict=True))
+
+
+def train_shard_epoch(
+    X: NDArray, y: NDArray, w: NDArray, b: float, eta: float, fit_intercept: bool
+) -> tuple[NDArray[np.float64], float, int]:
+    """One perceptron epoch over a shard, in its order, from ``(w, b)``; ``w`` is not modified.
+
+    This is what each worker runs in a round. Returns the new ``(w, b)`` and the
+    number of mistakes ``k``.
+
+    Examples
+    --------
+    >>> w, b, k = train_shard_epoch(np.array([[1.0], [-1.0]]), np.array([1.0, -1.0]),
+    ...                             np.zeros(1), 0.0, 1.0, True)
+    >>> w.tolist(), b, k
+    ([2.0], 0.0, 2)
+    """
+    w = np.array(w, dtype=np.float64)  # a copy: the mixed weights are shared by all shards
+    mistakes = np.zeros(X.shape[0], dtype=np.bool_)
+    order = np.arange(X.shape[0])
+    b = perceptron_epoch(X, y, order, w, float(b), float(eta), bool(fit_intercept), mistakes)
+    return w, float(b), int(mistakes.sum())
+
+
+def mix(coefs: list[NDArray], intercepts: list[float], mu: ArrayLike) -> tuple[NDArray, float]:
+    """Return ``sum_i mu_i w_i`` and ``sum_i mu_i b_i``, summed from the first shard on.
+
+    The fixed order of the sum makes the mix the same, bit for bit, wherever it
+    runs; with one shard and ``mu = [1.0]`` it returns the shard's weights exactly.
+
+    Examples
+    --------
+    >>> w, b = mix([np.array([2.0, 0.0]), np.array([0.0, 4.0])], [1.0, -1.0], [0.5, 0.5])
+    >>> w.tolist(), b
+    ([1.0, 2.0], 0.0)
+    """
+    w = mu[0] * coefs[0]
+    b = mu[0] * intercepts[0]
+    for mu_i, w_i, b_i in zip(mu[1:], coefs[1:], intercepts[1:], strict=True):
+        w = w + mu_i * w_i
+        b = b + mu_i * b_i
+    return w, float(b)
+
+
+class MixingRun(NamedTuple):
+    """What a run of (iterative) parameter mixing returns: weights and the per-round record.
+
+    ``mistakes[n, i]`` is ``k(i, n)``, the mistakes of shard ``i`` in round ``n``;
+    ``mu[n, i]`` its mixing weight; ``coef_path[n]`` and ``intercept_path[n]``
+    the mixed weights after round ``n``. Single-shot :func:`parameter_mixing`
+    has one "round": row 0 holds each shard's total mistakes and the weights mixed once.
+    """
+
+    coef: NDArray[np.float64]
+    intercept: float
+    converged: bool
+    mistakes: NDArray[np.int64]
+    mu: NDArray[np.float64]
+    coef_path: NDArray[np.float64]
+    intercept_path: NDArray[np.float64]
+
+
+def iterative_parameter_mixing(
+    X: ArrayLike,
+    y: ArrayLike,
+    n_shards: int,
+    *,
+    mixing: str = "uniform",
+    max_iter: int = 100,
+    eta: float = 1.0,
+    fit_intercept: bool = True,
+) -> MixingRun:
+    """Iterative parameter mixing (McDonald, Hall and Mann 2010, Figure 3), on one machine.
+
+    Rounds run until one makes no mistake on any shard (``converged``), or ``max_iter``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n, D)
+        Examples, cut into ``n_shards`` contiguous shards by :func:`shard_bounds`.
+    y : array-like of shape (n,)
+        Labels, -1 and +1.
+    n_shards : int
+        Number of shards ``S``, from 1 to n.
+    mixing : {"uniform", "weighted"}, default "uniform"
+        Mixing weights: ``1 / S``, or each shard's share of the round's mistakes.
+    max_iter : int, default 100
+        The most rounds to run.
+    eta : float, default 1.0
+        The learning rate.
+    fit_intercept : bool, default True
+        Learn the bias ``b``.
+
+    Returns
+    -------
+    MixingRun
+        The final weights and, per round, the mistakes, mixing weights and weights.
+
+    Examples
+    --------
+    >>> X = np.array([[2.0], [1.0], [-1.0], [-2.0]])
+    >>> run = iterative_parameter_mixing(X, [1, 1, -1, -1], n_shards=2)
+    >>> run.coef.tolist(), run.intercept, run.converged
+    ([1.5], 0.0, True)
+    >>> run.mistakes.tolist(), run.mu.tolist()
+    ([[1, 1], [0, 0]], [[0.5, 0.5], [0.5, 0.5]])
+    """
+    X, y = _check_signed_data(X, y)
+    _check_settings(n_shards, X.shape[0], mixing, max_iter, eta)
+    shards = [(X[start:stop], y[start:stop]) for start, stop in shard_bounds(len(X), n_shards)]
+    w, b = np.zeros(X.shape[1]), 0.0
+    mistakes, mus, coef_path, intercept_path = [], [], [], []
+    for _ in range(max_iter):
+        # In parallel on a cluster; here one shard after the other.
+        results = [train_shard_epoch(Xs, ys, w, b, eta, fit_intercept) for Xs, ys in shards]
+        coefs, intercepts, k = (list(column) for column in zip(*results, strict=True))
+        mu = mixing_weights(k, mixing)
+        w, b = mix(coefs, intercepts, mu)
+        mistakes.append(k)
+        mus.append(mu)
+        coef_path.append(w)
+        intercept_path.append(b)
+        if sum(k) == 0:
+            break
+    return MixingRun(
+        w,
+        b,
+        sum(mistakes[-1]) == 0,
+        np.array(mistakes, dtype=np.int64),
+        np.array(mus),
+        np.array(coef_path),
+        np.array(intercept_path),
+    )
+
+
+def parameter_mixing(
+    X: ArrayLike,
+    y: ArrayLike,
+    n_shards: int,
+    *,
+    mixing: str = "uniform",
+    max_iter: int = 100,
+    eta: float = 1.0,
+    fit_intercept: bool = True,
+) -> MixingRun:
+    """Single-shot parameter mixing (McDonald, Hall and Mann 2010, Figure 2).
+
+    Each shard trains its own perceptron from zero, epoch after epoch in its
+    order, until an epoch makes no mistake or ``max_iter`` epochs; the weights
+    are then mixed once, ``mixing="weighted"`` in proportion to each shard's
+    total mistakes. Parameters as :func:`iterative_parameter_mixing`.
+    ``converged`` says whether every shard converged (not that the mix separates
+    the data: it need not, which is the paper's point).
+
+    Examples
+    --------
+    >>> X = np.array([[2.0], [1.0], [-1.0], [-2.0]])
+    >>> run = parameter_mixing(X, [1, 1, -1, -1], n_shards=2)
+    >>> run.coef.tolist(), run.intercept, run.mistakes.tolist()
+    ([1.5], 0.0, [[1, 1]])
+    """
+    X, y = _check_signed_data(X, y)
+    _check_settings(n_shards, X.shape[0], mixing, max_iter, eta)
+    coefs, intercepts, totals, all_converged = [], [], [], True
+    for start, stop in shard_bounds(len(X), n_shards):
+        w, b, total, k = np.zeros(X.shape[1]), 0.0, 0, 1
+        for _ in range(max_iter):
+            w, b, k = train_shard_epoch(X[start:stop], y[start:stop], w, b, eta, fit_intercept)
+            total += k
+            if k == 0:
+                break
+        all_converged = all_converged and k == 0
+        coefs.append(w)
+        intercepts.append(b)
+        totals.append(total)
+    mu = mixing_weights(totals, mixing)
+    w, b = mix(coefs, intercepts, mu)
+    return MixingRun(
+        w,
+        b,
+        all_converged,
+        np.array([totals], dtype=np.int64),
+        mu[None, :],
+        w[None, :],
+        np.array([b]),
+    )
+
+
+def mixed_mistakes(mistakes: ArrayLike, mu: ArrayLike) -> NDArray[np.float64]:
+    """Return ``sum_{n <= N} sum_i mu(i, n) k(i, n)`` after every round ``N``.
+
+    The left side of McDonald, Hall and Mann's bound (their Theorem 3): on
+    separable data it stays ``<= R^2 / gamma^2`` after every round.
+
+    Examples
+    --------
+    >>> mixed_mistakes([[1, 3], [0, 2]], [[0.25, 0.75], [0.0, 1.0]]).tolist()
+    [2.5, 4.5]
+    """
+    mistakes = np.asarray(mistakes, dtype=np.float64)
+    mu = np.asarray(mu, dtype=np.float64)
+    if mistakes.ndim != 2 or mistakes.shape != mu.shape:
+        raise ValueError(
+            f"mistakes and mu must be 2-d arrays (rounds x shards) of one shape; got "
+            f"{mistakes.shape} and {mu.shape}."
+        )
+    return np.cumsum((mu * mistakes).sum(axis=1))
+
+
+# -- checks shared by the reference and the estimator -----------------------------------
+
+
+def _check_n_shards(n_shards: object, n_samples: int) -> int:
+    if isinstance(n_shards, bool) or not isinstance(n_shards, Integral):
+        raise TypeError(f"n_shards must be an int; got {n_shards!r}.")
+    if not 1 <= n_shards <= n_samples:
+        raise ValueError(
+            f"n_shards must be between 1 and the number of examples ({n_samples}); got {n_shards}."
+        )
+    return int(n_shards)
+
+
+def _check_settings(n_shards, n_samples, mixing, max_iter, eta) -> None:
+    _check_n_shards(n_shards, n_samples)
+    if mixing not in MIXINGS:
+        raise ValueError(f"mixing must be 'uniform' or 'weighted'; got {mixing!r}.")
+    if isinstance(max_iter, bool) or not isinstance(max_iter, Integral) or max_iter < 1:
+        raise ValueError(f"max_iter must be a positive int; got {max_iter!r}.")
+    if isinstance(eta, bool) or not isinstance(eta, Real) or not eta > 0:
+        raise ValueError(f"eta must be a positive number; got {eta!r}.")
+
+
+def _check_signed_data(X: ArrayLike, y: ArrayLike) -> tuple[NDArray, NDArray]:
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    y = np.asarray(y)
+    if X.ndim != 2 or y.shape != (X.shape[0],) or X.shape[0] == 0:
+        raise ValueError(
+            f"X must be a non-empty 2-d array with one label in y per row; got X of shape "
+            f"{X.shape} and y of shape {y.shape}."
+        )
+    if not np.all(np.isfinite(X)):
+        raise ValueError("X contains NaN or infinity.")
+    if not np.all(np.isin(y, (-1, 1))):
+        raise ValueError("y must hold the labels -1 and +1 only.")
+    return X, y.astype(np.float64)
+
+
+# -- the estimator on a Dask cluster ----------------------------------------------------
+
+
+def _shard_summary(X, y) -> tuple[tuple[int, ...], tuple[int, ...], bool, NDArray]:
+    """Run on a worker: shapes, finiteness and labels of a shard, so X never leaves it."""
+    X = np.asarray(X)
+    return X.shape, np.shape(y), bool(np.all(np.isfinite(X))), np.unique(y)
+
+
+def _prepare_shard(X, y, positive_class) -> tuple[NDArray, NDArray]:
+    """Run on a worker: the shard as the loop wants it, C-ordered floats and -1/+1 labels."""
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    return X, np.where(np.asarray(y) == positive_class, 1.0, -1.0)
+
+
+def _shard_epoch_on_worker(shard, w, b, eta, fit_intercept):
+    X, y = shard
+    return train_shard_epoch(X, y, w, b, eta, fit_intercept)
+
+
+class ParameterMixingPerceptron(LinearBinaryClassifier):
+    """The perceptron trained by iterative parameter mixing on a Dask cluster.
+
+    ``fit`` cuts the data into ``n_shards`` contiguous shards (as
+    :func:`shard_bounds`), sends each to a worker *once*, then runs rounds: every
+    worker runs one perceptron epoch over its shard from the current weights,
+    only the weights and mistake counts come back, and they are mixed
+    (:func:`mix`) into the next round's weights. Training stops after a round
+    with no mistake on any shard, or after ``max_iter`` rounds with a
+    :class:`~sklearn.exceptions.ConvergenceWarning`. The weights are those of
+    :func:`iterative_parameter_mixing`, bit for bit; with one shard, those of
+    ``Perceptron(shuffle=False)``.
+
+    Parameters
+    ----------
+    n_shards : int or None, default=None
+        Number of shards ``S``; None: one per worker of the cluster.
+    mixing : {"uniform", "weighted"}, default="uniform"
+        Mixing weights ``1 / S``, or each shard's share of the round's mistakes.
+    max_iter : int, default=100
+        Maximum number of rounds (one epoch per shard each), >= 1.
+    eta : float, default=1.0
+        Learning rate, > 0.
+    fit_intercept : bool, default=True
+        Learn the bias ``b``.
+    client : distributed.Client, str or None, default=None
+        The cluster to run on. None: ``fit`` starts a ``LocalCluster`` of
+        processes (one worker per shard, or per core if ``n_shards`` is None) and
+        closes it when done, also on error. A ``Client`` is used as it is and
+        left open (and shared by clones); a string is a scheduler address
+        (``"tcp://host:8786"``) that ``fit`` connects to, and disconnects from when
+        done. A pickled (or deep-copied) model keeps a client's address, not the client.
+    timeout : float, default=60.0
+        Seconds to wait for a round (or for the data to reach the workers) before
+        giving up with a ``TimeoutError``, so that a stuck cluster cannot hang ``fit``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The two labels, sorted; ``classes_[1]`` is the positive class.
+    coef_ : ndarray of shape (n_features,)
+        The mixed weight vector ``w`` after the last round.
+    intercept_ : float
+        The mixed bias ``b`` after the last round.
+    n_features_in_ : int
+        Number of features seen during ``fit``.
+    n_shards_ : int
+        Number of shards used.
+    n_iter_ : int
+        Number of rounds run, including a final mistake-free one.
+    converged_ : bool
+        Whether the last round made no mistake on any shard.
+    mistakes_per_round_ : ndarray of shape (n_iter_, n_shards_)
+        ``k(i, n)``: the mistakes of shard ``i`` in round ``n``.
+    mixing_weights_ : ndarray of shape (n_iter_, n_shards_)
+        ``mu(i, n)``: the weights that mixed round ``n``.
+    coef_path_ : ndarray of shape (n_iter_, n_features)
+        The mixed ``w`` after each round.
+    intercept_path_ : ndarray of shape (n_iter_,)
+        The mixed ``b`` after each round.
+    scatter_seconds_ : float
+        Wall time to put the shards on the workers (and check them there), once.
+    round_seconds_ : ndarray of shape (n_iter_,)
+        Wall time of each round: weights out, epochs, results back, mixing.
+
+    See Also
+    --------
+    iterative_parameter_mixing : The same rounds in plain NumPy, on one machine.
+    parameter_mixing : Train each shard to the end, mix once.
+    perceptron_lib.Perceptron : The sequential perceptron.
+
+    Examples
+    --------
+    >>> from distributed import Client
+    >>> client = Client(processes=False, n_workers=2, threads_per_worker=1,
+    ...                 dashboard_address=":0")
+    >>> X = np.array([[2.0], [1.0], [-1.0], [-2.0]])
+    >>> model = ParameterMixingPerceptron(client=client).fit(X, ["b", "b", "a", "a"])
+    >>> model.n_shards_, model.coef_.tolist(), model.predict([[3.0], [-3.0]]).tolist()
+    (2, [1.5], ['b', 'a'])
+    >>> model.mistakes_per_round_.tolist()
+    [[1, 1], [0, 0]]
+    >>> client.close()
+    """
+
+    _parameter_constraints: dict = {
+        "n_shards": [Interval(Integral, 1, None, closed="left"), None],
+        "mixing": [StrOptions(set(MIXINGS))],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "eta": [Interval(Real, 0, None, closed="neither")],
+        "fit_intercept": ["boolean"],
+        "client": [Client, str, None],
+        "timeout": [Interval(Real, 0, None, closed="neither")],
+    }
+
+    def __init__(
+        self,
+        *,
+        n_shards: int | None = None,
+        mixing: str = "uniform",
+        max_iter: int = 100,
+        eta: float = 1.0,
+        fit_intercept: bool = True,
+        client: Client | str | None = None,
+        timeout: float = 60.0,
+    ):
+        self.n_shards = n_shards
+        self.mixing = mixing
+        self.max_iter = max_iter
+        self.eta = eta
+        self.fit_intercept = fit_intercept
+        self.client = client
+        self.timeout = timeout
+
+    def __sklearn_clone__(self):
+        # A client is a live connection: clones share it (it cannot be deep-copied).
+        params = self.get_params(deep=False)
+        client = params.pop("client")
+        return type(self)(client=client, **{k: clone(v, safe=False) for k, v in params.items()})
+
+    def __getstate__(self):
+        # A client cannot be pickled: a pickled model keeps its scheduler's address instead.
+        state = dict(super().__getstate__())  # a copy: the model keeps its client
+        if isinstance(state.get("client"), Client):
+            state["client"] = state["client"].scheduler.address
+        return state
+
+    def _validate_params(self) -> None:
+        super()._validate_params()
+        if isinstance(self.n_shards, (bool, np.bool_)):
+            raise TypeError(f"n_shards must be an int or None; got the bool {self.n_shards}.")
+
+    def fit(self, X: ArrayLike, y: ArrayLike):
+        """Train by iterative parameter mixing on the cluster.
+
+        Parameters
+        ----------
+        X : array-like or dask.array.Array of shape (n_samples, n_features)
+            Training examples. A Dask array is cut into shards on the workers,
+            without passing through this process.
+        y : array-like or dask.array.Array of shape (n_samples,)
+            Labels, two distinct values of any type.
+
+        Returns
+        -------
+        self
+            The fitted classifier.
+        """
+        self._validate_params()
+        is_dask = isinstance(X, da.Array) or isinstance(y, da.Array)
+        if not is_dask:
+            # NumPy data is checked here, before any cluster starts.
+            X, y = self._prepare_fit(X, y)
+            if self.n_shards is not None:
+                _check_n_shards(self.n_shards, X.shape[0])
+        client, close = self._connect()
+        futures: list = []
+        try:
+            start = time.perf_counter()
+            if is_dask:
+                shards = self._shards_from_dask(client, X, y, futures)
+            else:
+                shards = self._scatter(client, X, y, futures)
+            self.scatter_seconds_ = time.perf_counter() - start
+            self._run_rounds(client, shards)
+        finally:
+            # Dropping the last reference releases the shards from the workers. Not
+            # client.cancel: that would also cancel a later fit's futures for the same keys.
+            futures.clear()
+            shards = None
+            close()
+        if not self.converged_:
+            warnings.warn(
+                f"{type(self).__name__} made {self.mistakes_per_round_[-1].sum()} mistake(s) "
+                f"in its last round and stopped at max_iter={self.max_iter}. The data may not "
+                "be linearly separable; the weights are those mixed after the last round.",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
+        return self
+
+    # -- the cluster ----------------------------------------------------------
+
+    def _connect(self):
+        """Return the client and a function that undoes what ``_connect`` started."""
+        if isinstance(self.client, Client):
+            return self.client, lambda: None
+        if isinstance(self.client, str):
+            client = Client(self.client, timeout=self.timeout)
+            return client, client.close
+        n_workers = self.n_shards or None  # None: LocalCluster picks one per core
+        cluster = LocalCluster(
+            n_workers=n_workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",  # any free port: never clash with another cluster
+        )
+        try:
+            client = Client(cluster, timeout=self.timeout)
+        except BaseException:
+            cluster.close()
+            raise
+
+        def close():
+            try:
+                client.close()
+            finally:
+                cluster.close()
+
+        return client, close
+
+    def _workers(self, client) -> list[str]:
+        workers = sorted(client.nthreads())
+        if not workers:
+            raise RuntimeError("The Dask cluster has no workers.")
+        return workers
+
+    def _scatter(self, client, X: NDArray, y: NDArray, futures: list) -> list:
+        """Send shard i (X and signed y) to worker i mod W, once; return the futures."""
+        workers = self._workers(client)
+        self.n_shards_ = self.n_shards or len(workers)
+        _check_n_shards(self.n_shards_, X.shape[0])
+        self._shard_workers = []
+        for i, (start, stop) in enumerate(shard_bounds(X.shape[0], self.n_shards_)):
+            worker = workers[i % len(workers)]
+            [future] = client.scatter(
+                [(X[start:stop], y[start:stop])], workers=[worker], hash=False
+            )
+            futures.append(future)
+            self._shard_workers.append(worker)
+        self._wait_for_data(futures)
+        return futures
+
+    def _shards_from_dask(self, client, X, y, futures: list) -> list:
+        """Cut Dask arrays into shards on the workers, check them there, map the labels."""
+        X = X if isinstance(X, da.Array) else da.from_array(np.asarray(X))
+        y = y if isinstance(y, da.Array) else da.from_array(np.asarray(y))
+        if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0]:
+            raise ValueError(
+                f"X must be 2-d and y 1-d with one label per row; got X of shape {X.shape} "
+                f"and y of shape {y.shape}."
+            )
+        if np.isnan(X.shape[0]):
+            raise ValueError(
+                "The number of rows of X must be known: call X.compute_chunk_sizes() first."
+            )
+        workers = self._workers(client)
+        self.n_shards_ = self.n_shards or len(workers)
+        _check_n_shards(self.n_shards_, X.shape[0])
+        self._shard_workers = []
+        raw = []
+        for i, (start, stop) in enumerate(shard_bounds(X.shape[0], self.n_shards_)):
+            worker = workers[i % len(workers)]
+            pieces = client.compute([X[start:stop], y[start:stop]], workers=[worker])
+            futures.extend(pieces)
+            raw.append(pieces)
+            self._shard_workers.append(worker)
+        summaries = client.gather(
+            [client.submit(_shard_summary, *pieces, pure=False) for pieces in raw]
+        )
+        labels = set()
+        for x_shape, y_shape, finite, found in summaries:
+            if len(x_shape) != 2 or y_shape != (x_shape[0],):
+                raise ValueError(f"A shard has X of shape {x_shape} and y of shape {y_shape}.")
+            if not finite:
+                raise ValueError("X contains NaN or infinity.")
+            labels.update(found.tolist())
+        self._set_classes(np.array(sorted(labels)))
+        self.n_features_in_ = int(X.shape[1])
+        shards = [
+            client.submit(_prepare_shard, *pieces, self.classes_[1], pure=False) for pieces in raw
+        ]
+        futures.extend(shards)
+        self._wait_for_data(shards)
+        return shards
+
+    def _wait_for_data(self, futures: list) -> None:
+        try:
+            wait(futures, timeout=self.timeout)
+        except TimeoutError:
+            raise
+        except Exception as error:
+            raise RuntimeError(
+                f"The shards could not be placed on the workers ({type(error).__name__}): "
+                "a worker probably died."
+            ) from error
+
+    def _gather_round(self, client, futures: list) -> list:
+        """Collect one round's results; a lost or failed shard becomes a clear RuntimeError."""
+        deadline = time.monotonic() + self.timeout
+        results = []
+        for i, future in enumerate(futures):
+            where = f"Shard {i} (on worker {self._shard_workers[i]})"
+            round_number = len(self._mistakes) + 1
+            try:
+                results.append(future.result(timeout=max(deadline - time.monotonic(), 0.0)))
+            except TimeoutError as error:
+                raise TimeoutError(
+                    f"{where} did not finish round {round_number} within timeout={self.timeout} s."
+                ) from error
+            except Exception as error:
+                if future.status == "error":  # the epoch itself raised on the worker
+                    raise RuntimeError(f"{where} failed in round {round_number}.") from error
+                raise RuntimeError(
+                    f"{where} was lost in round {round_number} ({type(error).__name__}): its "
+                    "worker probably died, and with it the shard's data. Fit again on a "
+                    "healthy cluster."
+                ) from error
+        return results
+
+    def _run_rounds(self, client, shards: list) -> None:
+        w, b = np.zeros(self.n_features_in_), 0.0
+        self._mistakes, mus, coef_path, intercept_path, seconds = [], [], [], [], []
+        for _ in range(self.max_iter):
+            start = time.perf_counter()
+            futures = [
+                client.submit(
+                    _shard_epoch_on_worker, shard, w, b, self.eta, self.fit_intercept, pure=False
+                )
+                for shard in shards
+            ]
+            results = self._gather_round(client, futures)
+            coefs, intercepts, k = (list(column) for column in zip(*results, strict=True))
+            mu = mixing_weights(k, self.mixing)
+            w, b = mix(coefs, intercepts, mu)
+            seconds.append(time.perf_counter() - start)
+            self._mistakes.append(k)
+            mus.append(mu)
+            coef_path.append(w)
+            intercept_path.append(b)
+            if sum(k) == 0:
+                break
+        self.coef_, self.intercept_ = w, b
+        self.mistakes_per_round_ = np.array(self._mistakes, dtype=np.int64)
+        self.mixing_weights_ = np.array(mus)
+        self.coef_path_ = np.array(coef_path)
+        self.intercept_path_ = np.array(intercept_path)
+        self.round_seconds_ = np.array(seconds)
+        self.n_iter_ = len(self._mistakes)
+        self.converged_ = sum(self._mistakes[-1]) == 0
+        del self._mistakes
