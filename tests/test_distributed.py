@@ -240,7 +240,7 @@ def test_dask_arrays_give_the_same_weights_as_numpy(client):
 
 def test_dask_input_is_checked_on_the_workers(client):
     X, y = separable()
-    X[50, 1] = np.nan
+    X[100, 1] = np.nan  # in the second shard: every shard is checked
     with pytest.raises(ValueError, match="NaN"):
         ParameterMixingPerceptron(client=client).fit(da.from_array(X, chunks=30), y)
     X, y = separable()
@@ -368,3 +368,33 @@ def test_a_worker_that_dies_mid_fit_ends_in_a_clear_error_and_no_cluster_is_left
     assert caught.value.__cause__ is not None
     assert rounds == [1, 2]
     assert {p.pid for p in children()} <= before
+
+
+# -- the chapter's measurements ----------------------------------------------------------------
+
+
+def test_accuracy_per_round_compares_the_methods_on_the_same_rounds():
+    from perceptron_lib.mixing_experiments import accuracy_per_round, mixing_data
+
+    data = mixing_data("noisy")
+    table = accuracy_per_round(data, shard_counts=(1, 4), max_rounds=4)
+    assert len(table) == 4 * 2 * 4  # methods x shard counts x rounds
+    by = table.set_index(["method", "n_shards", "round"]).sort_index()["accuracy"]
+    # With one shard, both mixings and single-shot averaging are the serial perceptron.
+    for method in ("IPM uniform", "IPM weighted", "single-shot"):
+        assert by[method, 1].tolist() == by["serial", 1].tolist()
+    run = iterative_parameter_mixing(data["X_train"], data["y_train"], 4, max_iter=4)
+    predictions = np.where(data["X_test"] @ run.coef_path[2] + run.intercept_path[2] > 0, 1, -1)
+    assert by["IPM uniform", 4, 3] == np.mean(predictions == data["y_test"])
+    assert table["accuracy"].between(0.5, 1.0).all()
+
+
+def test_timings_and_data_movement_are_measured_on_the_cluster(client):
+    from perceptron_lib.mixing_experiments import data_movement_cost, round_time_by_size
+
+    table = round_time_by_size(client, sizes=(500, 2000), n_features=5, n_rounds=2)
+    assert table["n"].tolist() == [500, 2000] and (table["n_shards"] == 2).all()
+    assert (table[["serial_epoch_s", "round_s", "scatter_s"]] > 0).all().all()
+    cost = data_movement_cost(client, n=2000, n_features=5, n_rounds=2)
+    assert cost["data_mb"] == 2000 * 5 * 8 / 1e6
+    assert cost["total_scattered_s"] > cost["scatter_once_s"] > 0 and cost["round_resent_s"] > 0
