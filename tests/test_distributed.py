@@ -398,3 +398,15 @@ def test_timings_and_data_movement_are_measured_on_the_cluster(client):
     cost = data_movement_cost(client, n=2000, n_features=5, n_rounds=2)
     assert cost["data_mb"] == 2000 * 5 * 8 / 1e6
     assert cost["total_scattered_s"] > cost["scatter_once_s"] > 0 and cost["round_resent_s"] > 0
+
+
+def test_mistake_bound_table_reports_the_left_side_the_bound_and_all_updates():
+    from perceptron_lib.mixing_experiments import mistake_bound_table
+
+    X, y = orthonormal_copies(8)
+    table = mistake_bound_table(X, y, shard_counts=(1, 8)).set_index(["n_shards", "mixing"])
+    serial = Perceptron(shuffle=False).fit(X, y)
+    assert table.loc[(1, "uniform"), "mixed_mistakes"] == serial.mistakes_per_epoch_.sum()
+    assert table.loc[(8, "uniform"), "mixed_mistakes"] == 4.0  # each copy: 4 mistakes
+    assert table.loc[(8, "uniform"), "all_updates"] == 32  # 8 shards x 4: above the bound
+    assert np.allclose(table["bound"], 8.0) and table["holds"].all()
