@@ -410,3 +410,31 @@ def test_mistake_bound_table_reports_the_left_side_the_bound_and_all_updates():
     assert table.loc[(8, "uniform"), "mixed_mistakes"] == 4.0  # each copy: 4 mistakes
     assert table.loc[(8, "uniform"), "all_updates"] == 32  # 8 shards x 4: above the bound
     assert np.allclose(table["bound"], 8.0) and table["holds"].all()
+
+
+def test_a_scheduler_address_is_connected_to_and_disconnected_from(client):
+    def n_clients(dask_scheduler):
+        return len(dask_scheduler.clients)
+
+    before = client.run_on_scheduler(n_clients)
+    X, y = separable()
+    model = ParameterMixingPerceptron(client=client.scheduler.address).fit(X, y)
+    assert np.array_equal(model.coef_, iterative_parameter_mixing(X, y, 2).coef)
+    deadline = time.monotonic() + 5
+    while client.run_on_scheduler(n_clients) != before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert client.run_on_scheduler(n_clients) == before
+    assert client.status == "running"
+
+
+def test_a_round_that_never_finishes_ends_in_a_timeout(client, monkeypatch):
+    def stuck(*args):
+        time.sleep(1.0)
+
+    monkeypatch.setattr(ipm, "_shard_epoch_on_worker", stuck)
+    X, y = separable()
+    start = time.monotonic()
+    with pytest.raises(TimeoutError, match="Shard 0 .* within timeout=0.2"):
+        ParameterMixingPerceptron(client=client, timeout=0.2).fit(X, y)
+    assert time.monotonic() - start < 1.0
+    time.sleep(1.0)  # let the stuck epochs end before the next test uses the workers
