@@ -438,3 +438,14 @@ def test_a_round_that_never_finishes_ends_in_a_timeout(client, monkeypatch):
         ParameterMixingPerceptron(client=client, timeout=0.2).fit(X, y)
     assert time.monotonic() - start < 1.0
     time.sleep(1.0)  # let the stuck epochs end before the next test uses the workers
+
+
+def test_without_dask_the_import_error_says_what_to_install():
+    import subprocess
+    import sys
+
+    code = "import sys; sys.modules['distributed'] = None; import perceptron_lib.distributed"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode != 0
+    assert "ImportError: perceptron_lib.distributed needs" in result.stderr
+    assert 'pip install "dask[distributed]"' in result.stderr
