@@ -16,6 +16,8 @@ from .at_scale import amdahl_speedup, gaps_between_mistakes
 from .curves import CURVE_COLORS, _axes
 
 __all__ = [
+    "MIXING_STYLES",
+    "plot_accuracy_per_round",
     "plot_amdahl",
     "plot_mistake_gaps",
     "plot_mistakes_per_epoch",
@@ -152,4 +154,58 @@ def plot_amdahl(
     ax.set_ylabel("speed-up")
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(frameon=False)
+    return ax
+
+
+# The methods of perceptron_lib.mixing_experiments.accuracy_per_round, in the
+# order of the legend, each with its colour and line style.
+MIXING_STYLES = {
+    "serial": (CURVE_COLORS[0], "-"),
+    "IPM uniform": (CURVE_COLORS[1], "--"),
+    "IPM weighted": (CURVE_COLORS[2], "-."),
+    "single-shot": (CURVE_COLORS[3], ":"),
+}
+
+
+def plot_accuracy_per_round(table, n_shards: int, ax: Axes | None = None) -> Axes:
+    """Draw test accuracy against the round for every method, at one number of shards.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        From :func:`perceptron_lib.mixing_experiments.accuracy_per_round`.
+    n_shards : int
+        Which number of shards to draw (a value of ``table["n_shards"]``).
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"method": ["serial", "serial"], "n_shards": [2, 2],
+    ...                       "round": [1, 2], "accuracy": [0.9, 1.0]})
+    >>> ax = plot_accuracy_per_round(table, 2)
+    >>> ax.get_lines()[0].get_ydata().tolist()
+    [0.9, 1.0]
+    >>> plt.close("all")
+    """
+    rows = table[table["n_shards"] == n_shards]
+    if rows.empty:
+        raise ValueError(
+            f"no rows with n_shards={n_shards}; the table has "
+            f"{sorted(table['n_shards'].unique().tolist())}."
+        )
+    ax = _axes(ax)
+    for method, (color, style) in MIXING_STYLES.items():
+        part = rows[rows["method"] == method].sort_values("round")
+        if not part.empty:
+            ax.plot(part["round"], part["accuracy"], color=color, linestyle=style, label=method)
+    ax.set_xlabel("round (epochs per shard)")
+    ax.set_ylabel("test accuracy")
+    ax.set_title(f"{n_shards} shard{'s' if n_shards > 1 else ''}", fontsize="medium")
+    ax.grid(True, alpha=0.3)
     return ax

@@ -1,0 +1,64 @@
+"""The appendix's figures and explorer: what they draw, and their errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from perceptron_lib.mixing_experiments import accuracy_per_round, mixing_data
+from perceptron_lib.scale_plots import (
+    plot_accuracy_per_round,
+    plot_amdahl,
+    plot_mistake_gaps,
+    plot_mistakes_per_epoch,
+)
+
+
+def test_mistakes_per_epoch_leaves_out_the_clean_epoch():
+    ax = plot_mistakes_per_epoch([[0, 1, 2], [4], []], 10)
+    (line,) = ax.get_lines()
+    assert line.get_xdata().tolist() == [1, 2]
+    assert line.get_ydata().tolist() == [0.3, 0.1]
+
+
+def test_mistake_gaps_of_a_clean_epoch_is_the_whole_epoch():
+    ax = plot_mistake_gaps([[5], []], 10)
+    median, longest = ax.get_lines()
+    assert median.get_ydata().tolist() == [4.5, 10.0]
+    assert longest.get_ydata().tolist() == [5.0, 10.0]
+
+
+@pytest.mark.parametrize(
+    ("positions", "n", "message"),
+    [([], 10, "empty"), ([[10]], 10, "below n_examples"), ([[0]], 0, "positive integer")],
+)
+def test_mistake_plots_reject_bad_positions(positions, n, message):
+    with pytest.raises(ValueError, match=message):
+        plot_mistakes_per_epoch(positions, n)
+
+
+def test_amdahl_curves_end_at_the_number_of_workers():
+    ax = plot_amdahl(np.linspace(0, 1, 5), workers=(2, 8))
+    assert [line.get_ydata()[-1] for line in ax.get_lines()] == pytest.approx([2.0, 8.0])
+
+
+def test_accuracy_per_round_draws_every_method_for_the_chosen_shards():
+    table = accuracy_per_round(mixing_data("separable"), shard_counts=(2, 4), max_rounds=4)
+    ax = plot_accuracy_per_round(table, 4)
+    labels = [line.get_label() for line in ax.get_lines()]
+    assert labels == ["serial", "IPM uniform", "IPM weighted", "single-shot"]
+    ipm = table[(table["method"] == "IPM uniform") & (table["n_shards"] == 4)]
+    assert ax.get_lines()[1].get_ydata().tolist() == ipm["accuracy"].tolist()
+    with pytest.raises(ValueError, match="no rows with n_shards=3"):
+        plot_accuracy_per_round(table, 3)
+
+
+def test_mixing_explorer_view_reports_the_last_round():
+    from perceptron_lib.scale_widgets import _mixing_view, mixing_explorer
+
+    text, fig = _mixing_view("noisy", 3, max_rounds=5)
+    assert "after 5 rounds, 3 shard(s)" in text and "single-shot" in text
+    assert len(fig.axes[0].get_lines()) == 4
+    with pytest.raises(ValueError, match="kind must be one of"):
+        _mixing_view("moons", 2)
+    assert len(mixing_explorer().children) == 2
