@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from ._loops import averaged_perceptron_epoch
 from ._online import OnlineLinearClassifier
+from ._speculative import averaged_perceptron_epoch
 
 
 class AveragedPerceptron(OnlineLinearClassifier):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from ._loops import perceptron_epoch
 from ._online import OnlineLinearClassifier
+from ._speculative import perceptron_epoch
 
 
 class Perceptron(OnlineLinearClassifier):

@@ -1,0 +1,438 @@
+"""Speculative epochs: the perceptron's exact run, scored a block of examples at a time.
+
+The online perceptron scores example ``t + 1`` with the weights left by example
+``t``, so it looks sequential. But between two mistakes the weights do not
+change: once the scan is at ``t``, the activations of ``t, t + 1, ..., t + B - 1``
+can all be computed at once with the current ``(w, b)``. Scanning them in order,
+every example before the first mistake is handled exactly as the plain loop would
+handle it (same weights, same activation); at the first mistake the update is
+applied and the scan resumes just after it. The activations computed past that
+mistake are thrown away: that is the price of speculating.
+
+Why it is exact, bit for bit
+----------------------------
+Each activation is summed exactly as :func:`perceptron_lib._loops.activation`
+sums it: ``total = 0.0``, then ``total += w[j] * x[j]`` for ``j = 0, 1, ..., D - 1``,
+then ``+ b``. What changes is only *which* independent sums run side by side:
+
+- in one thread, four examples are scored together with four accumulators, one per
+  example (:func:`block_activations`). The plain loop is latency-bound (each ``+=``
+  waits for the previous one); four independent chains hide that wait, yet each
+  chain still adds the same products in the same order, so each result has the
+  same bits;
+- with threads (numba ``prange``), different groups of examples go to different
+  cores, for long mistake-free stretches only.
+
+Floating-point addition is not associative: ``(p + q) + r`` can round differently
+from ``p + (q + r)``. Summing *one* activation in another order (``np.dot`` and
+BLAS split it into lanes and pairwise blocks; ``fastmath`` lets the compiler do
+the same) changes some of its last bits, an activation near 0 can change sign,
+and from there the run takes another path. So none of that is used here: no
+``np.dot``, no ``X @ w``, no ``fastmath``. The averaged perceptron's counter is
+advanced by one per example, as in the plain loop (it is an integer below 2**53,
+so it is exact either way).
+
+When it pays
+------------
+Every block costs a little to start (and a parallel block a few microseconds), and
+a block ended early by a mistake wastes the activations computed after it. So the
+epoch adapts: it runs the plain loop while mistakes are dense, switches to blocks
+once :data:`SPECULATE_AFTER` examples in a row were right, doubles the block after
+every mistake-free block (up to :data:`MAX_BLOCK`) and halves it after a mistake.
+Threads are used only for blocks of at least :data:`PARALLEL_WORK` multiply-adds,
+and only if no other Python thread is running a parallel block at that moment
+(numba's default threading layer aborts when two threads launch parallel regions
+at once): the lock is tried, never waited for, and if it is busy this epoch runs
+in one thread, with the same result.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from ._compile import compiled
+from ._loops import activation, record_step
+from ._loops import averaged_perceptron_epoch as _plain_averaged_epoch
+from ._loops import perceptron_epoch as _plain_perceptron_epoch
+
+try:
+    from numba import njit as _numba_njit
+    from numba import prange
+except ImportError:  # pragma: no cover - exercised where numba is not installed
+    _numba_njit = None
+    prange = range
+
+__all__ = [
+    "MAX_BLOCK",
+    "PARALLEL_WORK",
+    "SPECULATE_AFTER",
+    "USE_THREADS",
+    "averaged_perceptron_epoch",
+    "block_activations",
+    "perceptron_epoch",
+]
+
+#: Mistake-free examples in a row, in the plain loop, before scoring in blocks.
+SPECULATE_AFTER = 16
+#: Block length in one thread: short, so that a mistake wastes few activations
+#: (in one thread a block costs nothing to start, so there is no reason to grow it).
+SERIAL_BLOCK = 32
+#: With threads: the first block after a mistake (then doubled after every
+#: mistake-free block, up to :data:`MAX_BLOCK`, to amortise the parallel start).
+MIN_BLOCK = 16
+#: With threads: the largest block.
+MAX_BLOCK = 4096
+#: Whether long blocks may be spread over threads (numba ``prange``). Off by default:
+#: on the 2 shared cores this was measured on, waking the second thread often cost
+#: milliseconds, far more than the block itself (see the module docstring).
+USE_THREADS = False
+#: Threads only for blocks of at least this many multiply-adds (block x features).
+PARALLEL_WORK = 1 << 18
+#: Data sets up to this size (bytes) are scored four examples at a time in one
+#: thread; larger ones stream from memory, where reading four rows at once was
+#: measured slower than one (threads still pay there).
+CACHE_BYTES = 8 << 20
+#: Examples scored together by one thread, one accumulator each.
+LANES = 4
+
+# Stats recorded by the diagnostic variant, in this order.
+STAT_NAMES = ("blocks", "restarts", "speculated", "wasted", "parallel_blocks")
+
+_parallel_lock = threading.Lock()
+
+
+def _compiled_parallel(function):
+    """Like :func:`perceptron_lib._compile.compiled`, with numba's ``parallel=True``."""
+    if _numba_njit is None:  # pragma: no cover
+        function.py_func = function
+        return function
+    return _numba_njit(cache=True, nogil=True, parallel=True)(function)
+
+
+@compiled
+def _score_four(X, order, t, w, b, out):
+    """Activations of examples ``order[t : t + 4]`` into ``out[t : t + 4]``.
+
+    Four independent sums, each in the feature order of ``activation``.
+    """
+    x0 = X[order[t]]
+    x1 = X[order[t + 1]]
+    x2 = X[order[t + 2]]
+    x3 = X[order[t + 3]]
+    a0 = 0.0
+    a1 = 0.0
+    a2 = 0.0
+    a3 = 0.0
+    for j in range(w.shape[0]):
+        wj = w[j]
+        a0 += wj * x0[j]
+        a1 += wj * x1[j]
+        a2 += wj * x2[j]
+        a3 += wj * x3[j]
+    out[t] = a0 + b
+    out[t + 1] = a1 + b
+    out[t + 2] = a2 + b
+    out[t + 3] = a3 + b
+
+
+@compiled
+def block_activations(X, order, start, stop, w, b, out, interleave):
+    """Write the activation of example ``order[t]`` into ``out[t]``, ``start <= t < stop``.
+
+    One thread. With ``interleave``, :data:`LANES` examples at a time, one
+    accumulator each; either way each activation has exactly the bits of
+    ``activation(w, b, X[order[t]])``.
+    """
+    t = start
+    if interleave:
+        while t + LANES <= stop:
+            _score_four(X, order, t, w, b, out)
+            t += LANES
+    while t < stop:
+        out[t] = activation(w, b, X[order[t]])
+        t += 1
+
+
+@_compiled_parallel
+def _parallel_block_activations(X, order, start, stop, w, b, out, interleave):
+    """:func:`block_activations` with the examples spread over threads."""
+    if interleave:
+        n_groups = (stop - start) // LANES
+        for g in prange(n_groups):
+            _score_four(X, order, start + g * LANES, w, b, out)
+        for t in range(start + n_groups * LANES, stop):
+            out[t] = activation(w, b, X[order[t]])
+    else:
+        for t in prange(start, stop):
+            out[t] = activation(w, b, X[order[t]])
+
+
+@compiled
+def _score_block(X, order, start, stop, w, b, out, interleave, use_threads, stats):
+    if use_threads and (stop - start) * w.shape[0] >= PARALLEL_WORK:
+        _parallel_block_activations(X, order, start, stop, w, b, out, interleave)
+        if stats is not None:
+            stats[4] += 1
+    else:
+        block_activations(X, order, start, stop, w, b, out, interleave)
+
+
+@compiled
+def _speculative_perceptron_epoch(
+    X, y, order, w, b, eta, fit_intercept, mistakes, steps, out, interleave, use_threads, stats
+):
+    """The perceptron epoch of ``_loops.perceptron_epoch``, speculating on long stretches.
+
+    ``out`` (length ``len(order)``) receives the block activations; ``stats``, if
+    not None, counts blocks, restarts, examples scored in blocks, wasted activations
+    and parallel blocks.
+    """
+    n = order.shape[0]
+    t = 0
+    gap = 0  # examples since the last mistake
+    block = MIN_BLOCK
+    while t < n:
+        if gap < SPECULATE_AFTER:
+            # Mistakes are near: the plain loop, one example at a time.
+            i = order[t]
+            a = activation(w, b, X[i])
+            mistake = y[i] * a <= 0.0
+            mistakes[t] = mistake
+            if mistake:
+                step = eta * y[i]
+                for j in range(w.shape[0]):
+                    w[j] += step * X[i, j]
+                if fit_intercept:
+                    b += step
+                gap = 0
+            else:
+                gap += 1
+            if steps is not None:
+                record_step(steps, t, a, b, w)
+            t += 1
+            continue
+        # A long mistake-free stretch: score a whole block with the current weights.
+        stop = min(t + (block if use_threads else SERIAL_BLOCK), n)
+        _score_block(X, order, t, stop, w, b, out, interleave, use_threads, stats)
+        k = t
+        while k < stop:
+            i = order[k]
+            if y[i] * out[k] <= 0.0:
+                break
+            mistakes[k] = False
+            if steps is not None:
+                record_step(steps, k, out[k], b, w)
+            k += 1
+        if stats is not None:
+            stats[0] += 1
+            stats[2] += stop - t
+        if k < stop:
+            # The first mistake of the block: update, then resume right after it.
+            i = order[k]
+            mistakes[k] = True
+            step = eta * y[i]
+            for j in range(w.shape[0]):
+                w[j] += step * X[i, j]
+            if fit_intercept:
+                b += step
+            if steps is not None:
+                record_step(steps, k, out[k], b, w)
+            if stats is not None:
+                stats[1] += 1
+                stats[3] += stop - k - 1
+            gap = 0
+            block = MIN_BLOCK
+            t = k + 1
+        else:
+            block = min(2 * block, MAX_BLOCK)
+            t = stop
+    return b
+
+
+@compiled
+def _speculative_averaged_epoch(
+    X,
+    y,
+    order,
+    w,
+    b,
+    u,
+    beta,
+    count,
+    eta,
+    fit_intercept,
+    mistakes,
+    steps,
+    out,
+    interleave,
+    use_threads,
+    stats,
+):
+    """The averaged perceptron's epoch (``_loops.averaged_perceptron_epoch``), speculating."""
+    n = order.shape[0]
+    t = 0
+    gap = 0
+    block = MIN_BLOCK
+    while t < n:
+        if gap < SPECULATE_AFTER:
+            i = order[t]
+            a = activation(w, b, X[i])
+            mistake = y[i] * a <= 0.0
+            mistakes[t] = mistake
+            if mistake:
+                step = eta * y[i]
+                for j in range(w.shape[0]):
+                    w[j] += step * X[i, j]
+                    u[j] += step * count * X[i, j]
+                if fit_intercept:
+                    b += step
+                    beta += step * count
+                gap = 0
+            else:
+                gap += 1
+            if steps is not None:
+                record_step(steps, t, a, b, w)
+            count += 1.0
+            t += 1
+            continue
+        stop = min(t + (block if use_threads else SERIAL_BLOCK), n)
+        _score_block(X, order, t, stop, w, b, out, interleave, use_threads, stats)
+        k = t
+        while k < stop:
+            i = order[k]
+            if y[i] * out[k] <= 0.0:
+                break
+            mistakes[k] = False
+            if steps is not None:
+                record_step(steps, k, out[k], b, w)
+            count += 1.0  # one per example, so ``count`` is exact at every update
+            k += 1
+        if stats is not None:
+            stats[0] += 1
+            stats[2] += stop - t
+        if k < stop:
+            i = order[k]
+            mistakes[k] = True
+            step = eta * y[i]
+            for j in range(w.shape[0]):
+                w[j] += step * X[i, j]
+                u[j] += step * count * X[i, j]
+            if fit_intercept:
+                b += step
+                beta += step * count
+            if steps is not None:
+                record_step(steps, k, out[k], b, w)
+            count += 1.0
+            if stats is not None:
+                stats[1] += 1
+                stats[3] += stop - k - 1
+            gap = 0
+            block = MIN_BLOCK
+            t = k + 1
+        else:
+            block = min(2 * block, MAX_BLOCK)
+            t = stop
+    return b, beta, count
+
+
+class _ThreadsIfFree:
+    """Context manager: True inside if this thread may launch parallel blocks now."""
+
+    def __enter__(self) -> bool:
+        self._owned = _parallel_lock.acquire(blocking=False)
+        return self._owned
+
+    def __exit__(self, *exc_info) -> None:
+        if self._owned:
+            _parallel_lock.release()
+
+
+def fits_in_cache(X) -> bool:
+    """Whether ``X`` is small enough (:data:`CACHE_BYTES`) for interleaved scoring to pay."""
+    return X.nbytes <= CACHE_BYTES
+
+
+def perceptron_epoch(X, y, order, w, b, eta, fit_intercept, mistakes, steps=None, stats=None):
+    """One speculative perceptron epoch: same arguments and result as the plain loop.
+
+    Gives the weights, bias, ``mistakes`` and ``steps`` of
+    :func:`perceptron_lib._loops.perceptron_epoch` bit for bit. ``stats``, an
+    int64 array of length 5 (optional), is increased by the number of blocks,
+    restarts (blocks ended by a mistake), examples scored in blocks, activations
+    wasted past a mistake, and blocks run on threads (see :data:`STAT_NAMES`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from perceptron_lib import _loops
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(500, 3))
+    >>> y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    >>> order, w1, w2 = np.arange(500), np.zeros(3), np.zeros(3)
+    >>> m1, m2 = np.zeros(500, bool), np.zeros(500, bool)
+    >>> b1 = _loops.perceptron_epoch(X, y, order, w1, 0.0, 1.0, True, m1)
+    >>> b2 = perceptron_epoch(X, y, order, w2, 0.0, 1.0, True, m2)
+    >>> bool(b1 == b2 and (w1 == w2).all() and (m1 == m2).all())
+    True
+    """
+    interleave = fits_in_cache(X)
+    with _ThreadsIfFree() as threads_free:
+        use_threads = USE_THREADS and threads_free
+        if not (interleave or use_threads):
+            # Out of cache and in one thread, scoring in blocks gains nothing.
+            return _plain_perceptron_epoch(X, y, order, w, b, eta, fit_intercept, mistakes, steps)
+        out = np.empty(order.shape[0])
+        return _speculative_perceptron_epoch(
+            X,
+            y,
+            order,
+            w,
+            b,
+            eta,
+            fit_intercept,
+            mistakes,
+            steps,
+            out,
+            interleave,
+            use_threads,
+            stats,
+        )
+
+
+def averaged_perceptron_epoch(
+    X, y, order, w, b, u, beta, count, eta, fit_intercept, mistakes, steps=None, stats=None
+):
+    """One speculative averaged-perceptron epoch, identical to the plain loop's.
+
+    Same arguments and return value ``(b, beta, count)`` as
+    :func:`perceptron_lib._loops.averaged_perceptron_epoch`; ``stats`` as in
+    :func:`perceptron_epoch`.
+    """
+    interleave = fits_in_cache(X)
+    with _ThreadsIfFree() as threads_free:
+        use_threads = USE_THREADS and threads_free
+        if not (interleave or use_threads):
+            return _plain_averaged_epoch(
+                X, y, order, w, b, u, beta, count, eta, fit_intercept, mistakes, steps
+            )
+        out = np.empty(order.shape[0])
+        return _speculative_averaged_epoch(
+            X,
+            y,
+            order,
+            w,
+            b,
+            u,
+            beta,
+            count,
+            eta,
+            fit_intercept,
+            mistakes,
+            steps,
+            out,
+            interleave,
+            use_threads,
+            stats,
+        )
