@@ -349,6 +349,29 @@ class _ThreadsIfFree:
             _parallel_lock.release()
 
 
+_threads_ready = False
+
+
+def _start_threading_layer() -> None:
+    """Start numba's thread pool once, by a call of the parallel function from Python.
+
+    The compiled epochs contain the parallel block. Loaded from numba's cache, they
+    would enter it without the thread pool ever having been started (numba starts it
+    when a parallel function is called from Python), and crash, even if no block
+    ever runs on threads. A tiny call from Python first starts it properly.
+    """
+    global _threads_ready
+    if _threads_ready:
+        return
+    with _parallel_lock:  # the one blocking wait: once per process, for microseconds
+        if not _threads_ready:
+            one = np.zeros((1, 1))
+            _parallel_block_activations(
+                one, np.zeros(1, np.int64), 0, 1, one[0], 0.0, one[0], False
+            )
+            _threads_ready = True
+
+
 def fits_in_cache(X) -> bool:
     """Whether ``X`` is small enough (:data:`CACHE_BYTES`) for interleaved scoring to pay."""
     return X.nbytes <= CACHE_BYTES
@@ -378,6 +401,7 @@ def perceptron_epoch(X, y, order, w, b, eta, fit_intercept, mistakes, steps=None
     True
     """
     interleave = fits_in_cache(X)
+    _start_threading_layer()
     with _ThreadsIfFree() as threads_free:
         use_threads = USE_THREADS and threads_free
         if not (interleave or use_threads):
@@ -411,6 +435,7 @@ def averaged_perceptron_epoch(
     :func:`perceptron_epoch`.
     """
     interleave = fits_in_cache(X)
+    _start_threading_layer()
     with _ThreadsIfFree() as threads_free:
         use_threads = USE_THREADS and threads_free
         if not (interleave or use_threads):

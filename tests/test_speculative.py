@@ -179,6 +179,7 @@ def test_mistake_exactly_at_block_boundaries(position):
 def python_epoch(X, y, order, w, b, eta, fit_intercept, mistakes, steps):
     """The speculative epoch's Python original, scoring four examples at a time."""
     out = np.empty(order.shape[0])
+    _speculative._start_threading_layer()  # as the public wrapper does
     loop = _speculative._speculative_perceptron_epoch.py_func
     return loop(X, y, order, w, b, eta, fit_intercept, mistakes, steps, out, True, False, None)
 
@@ -219,6 +220,23 @@ def test_without_numba_at_all():
             for cls in (Perceptron, AveragedPerceptron)
         ]
     assert out == here
+
+
+def test_fresh_process_loading_the_cache_does_not_crash():
+    """A new interpreter, compiled loops loaded from numba's cache: fit runs (no segfault).
+
+    By now this session has compiled and cached the epochs. Loaded from the cache,
+    they used to crash when numba's thread pool was not started first.
+    """
+    code = (
+        "import numpy as np\n"
+        "from perceptron_lib import Perceptron\n"
+        "X = np.random.default_rng(0).normal(size=(300, 3))\n"
+        "print(Perceptron(shuffle=False, max_iter=3).fit(X, X[:, 0] > 0).n_iter_)\n"
+    )
+    Perceptron(shuffle=False, max_iter=3).fit(np.eye(3), [0, 1, 1])  # cache is written
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
 
 
 @pytest.mark.parametrize("name", ["separable", "noisy", "binary_ties"])
