@@ -1,17 +1,32 @@
 """Training time of perceptron_lib.Perceptron against scikit-learn's Perceptron.
 
-Run with ``make bench``. Both estimators are timed in this one process, on the
-same data with the same settings (``eta=1``, no shuffling, 5 epochs), and their
-weights are checked to be identical before any time is reported. The result is
-the ratio of the median times over several repeats: a measurement, not a test.
+Run with ``make bench``. The estimators are timed alternately in this one
+process, on the same data with the same settings (``eta=1``, no shuffling), and
+their weights are checked to be identical before any time is reported. Each
+result is a ratio of median times over several repeats: a measurement, not a
+test, and on a shared machine it moves from run to run (the load average is
+printed next to it).
 
-Two regimes, 100,000 examples x 100 features each:
-- separable: labels from a random hyperplane, with a margin around it;
-- noisy: the same, with 10% of the labels flipped (many updates per epoch).
+Columns: scikit-learn; ours with the plain loop (``_loops.perceptron_epoch``,
+the readable reference); ours as shipped (speculative epochs,
+:mod:`perceptron_lib._speculative`); the speed-up of the latter over
+scikit-learn.
+
+Regimes:
+- separable / noisy 10%: 100,000 x 100, 5 epochs (labels from a random
+  hyperplane with a margin; 10% of them flipped for "noisy");
+- separable 50 epochs: the same data, the long run where mistakes get rare;
+- in cache: 10,000 x 50 (4 MB), separable, 50 epochs.
+
+Then the time of one mistake-free epoch: the plain loop (the single-thread
+floor: every activation summed in the exact order), the speculative epoch, the
+speculative epoch allowed to use threads, and ``X @ w`` with all threads (which
+sums in another order, so its activations differ in the last bits: counted).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -23,47 +38,57 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import Perceptron as SklearnPerceptron
 
-from perceptron_lib import Perceptron
+from perceptron_lib import Perceptron, _loops, _speculative
+from perceptron_lib import perceptron as perceptron_module
 
-N_SAMPLES, N_FEATURES, EPOCHS, REPEATS = 100_000, 100, 5, 7
+REPEATS = 7
 
 
-def make_data(noise: float, seed: int = 0):
+def make_data(noise: float, n_samples: int = 100_000, n_features: int = 100, seed: int = 0):
     rng = np.random.default_rng(seed)
-    w = rng.normal(size=N_FEATURES)
+    w = rng.normal(size=n_features)
     w /= np.linalg.norm(w)
-    X = rng.normal(size=(2 * N_SAMPLES, N_FEATURES))
+    X = rng.normal(size=(2 * n_samples, n_features))
     scores = X @ w + 0.3
     keep = np.abs(scores) > 0.05  # a margin around the separating hyperplane
-    X, scores = X[keep][:N_SAMPLES], scores[keep][:N_SAMPLES]
+    X, scores = X[keep][:n_samples], scores[keep][:n_samples]
     y = np.where(scores > 0, 1, -1)
-    flip = rng.random(N_SAMPLES) < noise
+    flip = rng.random(n_samples) < noise
     y[flip] *= -1
     return np.ascontiguousarray(X), y
 
 
-def median_time(fit, repeats: int = REPEATS) -> tuple[float, object]:
-    times, model = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        model = fit()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times)), model
+@contextlib.contextmanager
+def plain_loop():
+    """Make ``Perceptron`` run the plain reference loop instead of speculative epochs."""
+    shipped = perceptron_module.perceptron_epoch
+    perceptron_module.perceptron_epoch = _loops.perceptron_epoch
+    try:
+        yield
+    finally:
+        perceptron_module.perceptron_epoch = shipped
 
 
-def median_times(fit_a, fit_b, repeats: int = REPEATS):
-    """Time two fits alternately, so that both see the same machine load."""
-    times_a, times_b = [], []
+@contextlib.contextmanager
+def threads_allowed():
+    shipped = _speculative.USE_THREADS
+    _speculative.USE_THREADS = True
+    try:
+        yield
+    finally:
+        _speculative.USE_THREADS = shipped
+
+
+def median_times(fits: dict, repeats: int = REPEATS):
+    """Time the fits alternately, so that all see the same machine load."""
+    times = {name: [] for name in fits}
+    models = {}
     for _ in range(repeats):
-        for fit, times in ((fit_a, times_a), (fit_b, times_b)):
+        for name, fit in fits.items():
             start = time.perf_counter()
-            model = fit()
-            times.append(time.perf_counter() - start)
-            if fit is fit_a:
-                model_a = model
-            else:
-                model_b = model
-    return float(np.median(times_a)), model_a, float(np.median(times_b)), model_b
+            models[name] = fit()
+            times[name].append(time.perf_counter() - start)
+    return {name: float(np.median(t)) for name, t in times.items()}, models
 
 
 def compile_time() -> float:
@@ -83,56 +108,105 @@ def compile_time() -> float:
     return float(out.stdout.strip())
 
 
-def compare(regime: str, X, y) -> Perceptron:
-    """Time both estimators on (X, y), check identical weights, print one row."""
-    ours = Perceptron(eta=1.0, shuffle=False, max_iter=EPOCHS)
+def load() -> str:
+    return f"load {os.getloadavg()[0]:.2f}"
+
+
+def compare(regime: str, X, y, epochs: int) -> None:
+    """Time scikit-learn, our plain loop and our shipped fit; check identical weights."""
+    ours = Perceptron(eta=1.0, shuffle=False, max_iter=epochs)
     theirs = SklearnPerceptron(
-        eta0=1.0, penalty=None, alpha=0.0, shuffle=False, tol=None, max_iter=EPOCHS
+        eta0=1.0, penalty=None, alpha=0.0, shuffle=False, tol=None, max_iter=epochs
     )
+
+    def fit_plain():
+        with plain_loop():
+            return Perceptron(eta=1.0, shuffle=False, max_iter=epochs).fit(X, y)
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         ours.fit(X[:100], y[:100])  # compile (or load the cached compilation) first
-        t_ours, fitted, t_theirs, reference = median_times(
-            lambda: ours.fit(X, y), lambda: theirs.fit(X, y)
+        fit_plain()
+        t, models = median_times(
+            {
+                "sklearn": lambda: theirs.fit(X, y),
+                "plain": fit_plain,
+                "ours": lambda: ours.fit(X, y),
+            }
         )
-    if not (
-        np.array_equal(fitted.coef_, reference.coef_[0])
-        and fitted.intercept_ == reference.intercept_[0]
-    ):
-        raise SystemExit(f"{regime}: the weights differ from scikit-learn's; no timing reported")
+    reference = models["sklearn"]
+    for name in ("plain", "ours"):
+        fitted = models[name]
+        if not (
+            np.array_equal(fitted.coef_, reference.coef_[0])
+            and fitted.intercept_ == reference.intercept_[0]
+        ):
+            raise SystemExit(f"{regime}: {name}'s weights differ from scikit-learn's; no timing")
+    fitted = models["ours"]
     print(
-        f"{regime:<10} {fitted.n_iter_:>6} {int(fitted.mistakes_per_epoch_.sum()):>9,} "
-        f"{t_theirs * 1e3:>8.1f}ms {t_ours * 1e3:>8.1f}ms {t_theirs / t_ours:>8.2f}x"
+        f"{regime:<20} {fitted.n_iter_:>6} {int(fitted.mistakes_per_epoch_.sum()):>9,} "
+        f"{t['sklearn'] * 1e3:>8.1f}ms {t['plain'] * 1e3:>8.1f}ms {t['ours'] * 1e3:>8.1f}ms "
+        f"{t['sklearn'] / t['ours']:>7.2f}x  ({load()})"
     )
-    return fitted
+
+
+def mistake_free_epoch(label: str, X, y) -> None:
+    """Time one epoch that makes no mistake, every way it can be run."""
+    converged = Perceptron(shuffle=False, max_iter=1000).fit(X, y)
+    y_signed = np.where(y == 1, 1.0, -1.0)
+    w, b = converged.coef_.copy(), float(converged.intercept_)
+    order, mistakes = np.arange(len(y)), np.zeros(len(y), dtype=bool)
+
+    def speculative_with_threads():
+        with threads_allowed():
+            _speculative.perceptron_epoch(X, y_signed, order, w, b, 1.0, True, mistakes)
+
+    ways = {
+        "plain loop (1 thread)": lambda: _loops.perceptron_epoch(
+            X, y_signed, order, w, b, 1.0, True, mistakes
+        ),
+        "speculative": lambda: _speculative.perceptron_epoch(
+            X, y_signed, order, w, b, 1.0, True, mistakes
+        ),
+        "speculative, threads": speculative_with_threads,
+        "X @ w (BLAS, all threads)": lambda: X @ w + b,
+    }
+    for way in ways.values():
+        way()
+    t, _ = median_times(ways, repeats=15)
+    assert not mistakes.any()
+    exact = _speculative_activations(X, w, b)
+    differ = int(np.count_nonzero(X @ w + b != exact))
+    print(f"\nmistake-free epoch, {label} ({load()}):")
+    for name in ways:
+        print(
+            f"  {name:<27} {t[name] * 1e3:>8.3f}ms  {t['plain loop (1 thread)'] / t[name]:>5.2f}x"
+        )
+    print(f"  activations of X @ w that differ from the exact-order sum: {differ:,} of {len(y):,}")
+
+
+def _speculative_activations(X, w, b):
+    out = np.empty(X.shape[0])
+    _speculative.block_activations(X, np.arange(X.shape[0]), 0, X.shape[0], w, b, out, True)
+    return out
 
 
 def main() -> None:
-    print(f"Perceptron training, {N_SAMPLES:,} x {N_FEATURES} dense float64, eta=1,")
-    print(f"no shuffling, up to {EPOCHS} epochs; median of {REPEATS} runs.\n")
+    print(f"Perceptron training, dense float64, eta=1, no shuffling; median of {REPEATS} runs.")
+    print(f"{os.cpu_count()} CPUs, {load()}.\n")
     print(
-        f"{'regime':<10} {'epochs':>6} {'updates':>9} {'sklearn':>10} {'ours':>10} {'speed-up':>9}"
+        f"{'regime':<20} {'epochs':>6} {'updates':>9} {'sklearn':>10} {'plain':>10} "
+        f"{'ours':>10} {'speed-up':>8}"
     )
-    for regime, noise in (("separable", 0.0), ("noisy 10%", 0.1)):
-        compare(regime, *make_data(noise))
-    X, y = make_data(0.0)
-    y_signed = np.where(y == 1, 1.0, -1.0)
-    # A mistake-free epoch (weights already separate the data) against one X @ w.
-    converged = Perceptron(shuffle=False, max_iter=1000).fit(X, y)
-    from perceptron_lib._loops import perceptron_epoch
-
-    order, mistakes = np.arange(len(y)), np.zeros(len(y), dtype=bool)
-    w = converged.coef_.copy()
-    t_epoch, _ = median_time(
-        lambda: perceptron_epoch(X, y_signed, order, w, converged.intercept_, 1.0, True, mistakes)
-    )
-    assert not mistakes.any()
-    t_matvec, _ = median_time(lambda: X @ w)
-    print(
-        f"\nmistake-free epoch: {t_epoch * 1e3:.1f}ms; one X @ w: {t_matvec * 1e3:.1f}ms "
-        f"(ratio {t_epoch / t_matvec:.2f})"
-    )
-    print(f"first call in a fresh process, empty numba cache: {compile_time():.2f}s")
+    separable = make_data(0.0)
+    compare("separable", *separable, epochs=5)
+    compare("noisy 10%", *make_data(0.1), epochs=5)
+    compare("separable 50 epochs", *separable, epochs=50)
+    in_cache = make_data(0.0, n_samples=10_000, n_features=50)
+    compare("in cache, 50 epochs", *in_cache, epochs=50)
+    mistake_free_epoch("100,000 x 100 (80 MB)", *separable)
+    mistake_free_epoch("10,000 x 50 (4 MB, in cache)", *in_cache)
+    print(f"\nfirst call in a fresh process, empty numba cache: {compile_time():.2f}s")
 
 
 if __name__ == "__main__":
