@@ -139,8 +139,8 @@ def speedup_against_mistake_fraction(
     >>> result = speedup_against_mistake_fraction([0.0, 0.05], n_samples=500, repeats=1)
     >>> result["mistake_fraction"].tolist()
     [0.0, 0.05]
-    >>> bool(result["wasted"][1] > 0 == result["wasted"][0])
-    True
+    >>> result["wasted"].tolist()[0]  # no mistake: no block is cut short
+    0
     """
     fractions = np.asarray(fractions, dtype=np.float64).ravel()
     if fractions.size == 0 or np.any((fractions < 0) | (fractions >= 1)):

@@ -392,3 +392,31 @@ def test_speedup_measurement_returns_consistent_arrays():
     assert result["mistake_fraction"][0] == 0.0
     assert result["mistake_fraction"][1] > 0.0
     assert_array_equal(result["speedup"], result["plain_seconds"] / result["speculative_seconds"])
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"fractions": [1.0]}, "fractions"),
+        ({"fractions": []}, "fractions"),
+        ({"n_samples": 0}, "n_samples"),
+        ({"repeats": 1.5}, "repeats"),
+    ],
+)
+def test_speedup_measurement_rejects_bad_arguments(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        speculation.speedup_against_mistake_fraction(**kwargs)
+
+
+def test_statistics_reject_bad_input_and_leave_coef_alone():
+    X, y = separable(100, 3)
+    coef = np.ones(3)
+    stats = speculation.speculative_epoch_statistics(X, y, coef)
+    assert_array_equal(coef, np.ones(3))
+    assert stats["n_samples"] == 100 and stats["mistakes"] > 0
+    with pytest.raises(ValueError, match="-1 and \\+1"):
+        speculation.speculative_epoch_statistics(X, (y > 0).astype(float), coef)
+    with pytest.raises(ValueError, match="coef"):
+        speculation.speculative_epoch_statistics(X, y, np.ones(4))
+    with pytest.raises(ValueError, match="eta"):
+        speculation.speculative_epoch_statistics(X, y, coef, eta=0.0)
