@@ -17,10 +17,12 @@ from .curves import CURVE_COLORS, _axes
 
 __all__ = [
     "MIXING_STYLES",
+    "amdahl_prediction",
     "plot_accuracy_per_round",
     "plot_amdahl",
     "plot_mistake_gaps",
     "plot_mistakes_per_epoch",
+    "plot_speedup_against_mistakes",
 ]
 
 
@@ -208,4 +210,73 @@ def plot_accuracy_per_round(table, n_shards: int, ax: Axes | None = None) -> Axe
     ax.set_ylabel("test accuracy")
     ax.set_title(f"{n_shards} shard{'s' if n_shards > 1 else ''}", fontsize="medium")
     ax.grid(True, alpha=0.3)
+    return ax
+
+
+def amdahl_prediction(result: dict) -> np.ndarray:
+    """Amdahl's law applied to a speculation measurement, from its counts alone.
+
+    ``result`` is :func:`perceptron_lib.speculation.speedup_against_mistake_fraction`.
+    The shared part ``p`` is the fraction of examples scored inside a block and
+    used (``speculated - wasted``); its speed-up ``N`` is the one measured on the
+    mistake-free epoch (the first fraction must be 0). Wasted activations and the
+    cost of starting blocks are not in the law, which is why it predicts more
+    than is measured.
+
+    Examples
+    --------
+    >>> result = {"mistake_fraction": np.array([0.0, 0.5]), "speedup": np.array([2.0, 1.2]),
+    ...           "speculated": np.array([100, 60]), "wasted": np.array([0, 10])}
+    >>> amdahl_prediction(result).round(3).tolist()
+    [2.0, 1.333]
+    """
+    fractions = np.asarray(result["mistake_fraction"], dtype=float)
+    if fractions.size == 0 or fractions[0] != 0.0:
+        raise ValueError("the first measurement must be the mistake-free epoch (fraction 0).")
+    n_samples = np.asarray(result["speculated"], dtype=float)[0]
+    used = (np.asarray(result["speculated"]) - np.asarray(result["wasted"])) / n_samples
+    return amdahl_speedup(np.clip(used, 0.0, 1.0), float(result["speedup"][0]))
+
+
+def plot_speedup_against_mistakes(result: dict, ax: Axes | None = None) -> Axes:
+    """Draw the measured speed-up of speculative epochs and Amdahl's prediction.
+
+    Parameters
+    ----------
+    result : dict
+        From :func:`perceptron_lib.speculation.speedup_against_mistake_fraction`,
+        starting with a mistake-free epoch.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> result = {"mistake_fraction": np.array([0.0, 0.5]), "speedup": np.array([2.0, 1.2]),
+    ...           "speculated": np.array([100, 60]), "wasted": np.array([0, 10])}
+    >>> ax = plot_speedup_against_mistakes(result)
+    >>> [line.get_label() for line in ax.get_lines()]
+    ['measured', "Amdahl's law from the counts", 'no speed-up']
+    >>> plt.close("all")
+    """
+    ax = _axes(ax)
+    percent = 100 * np.asarray(result["mistake_fraction"], dtype=float)
+    ax.plot(percent, result["speedup"], marker="o", color=CURVE_COLORS[0], label="measured")
+    ax.plot(
+        percent,
+        amdahl_prediction(result),
+        marker="s",
+        linestyle="--",
+        color=CURVE_COLORS[1],
+        label="Amdahl's law from the counts",
+    )
+    ax.axhline(1.0, color="0.4", linewidth=0.8, linestyle=":", label="no speed-up")
+    ax.set_xscale("symlog", linthresh=0.1)
+    ax.set_xlabel("mistakes in the epoch (% of examples)")
+    ax.set_ylabel("speed-up over the plain loop")
+    ax.grid(True, alpha=0.3)
+    ax.legend(frameon=False)
     return ax

@@ -62,3 +62,32 @@ def test_mixing_explorer_view_reports_the_last_round():
     with pytest.raises(ValueError, match="kind must be one of"):
         _mixing_view("moons", 2)
     assert len(mixing_explorer().children) == 2
+
+
+def test_amdahl_prediction_from_counts_matches_the_law():
+    from perceptron_lib.at_scale import amdahl_speedup
+    from perceptron_lib.scale_plots import amdahl_prediction
+
+    result = {
+        "mistake_fraction": np.array([0.0, 0.01, 0.1]),
+        "speedup": np.array([1.8, 1.3, 1.0]),
+        "speculated": np.array([1000, 800, 100]),
+        "wasted": np.array([0, 50, 60]),
+    }
+    predicted = amdahl_prediction(result)
+    assert predicted[0] == pytest.approx(1.8)  # everything shared: the full speed-up
+    assert predicted[1] == pytest.approx(amdahl_speedup(0.75, 1.8))
+    assert predicted[2] == pytest.approx(amdahl_speedup(0.04, 1.8))
+    with pytest.raises(ValueError, match="mistake-free"):
+        amdahl_prediction({**result, "mistake_fraction": np.array([0.01, 0.02, 0.1])})
+
+
+def test_speedup_plot_draws_measurement_and_prediction():
+    from perceptron_lib.scale_plots import plot_speedup_against_mistakes
+    from perceptron_lib.speculation import speedup_against_mistake_fraction
+
+    result = speedup_against_mistake_fraction([0.0, 0.05], n_samples=400, repeats=1)
+    ax = plot_speedup_against_mistakes(result)
+    measured, predicted, _ = ax.get_lines()
+    assert measured.get_ydata().tolist() == result["speedup"].tolist()
+    assert predicted.get_xdata().tolist() == pytest.approx([0.0, 5.0])
