@@ -275,6 +275,7 @@ def plot_speedup_against_mistakes(result: dict, ax: Axes | None = None) -> Axes:
     )
     ax.axhline(1.0, color="0.4", linewidth=0.8, linestyle=":", label="no speed-up")
     ax.set_xscale("symlog", linthresh=0.1)
+    ax.set_xlim(left=0.0)  # no negative fractions: no tick for them
     ax.set_xlabel("mistakes in the epoch (% of examples)")
     ax.set_ylabel("speed-up over the plain loop")
     ax.grid(True, alpha=0.3)
