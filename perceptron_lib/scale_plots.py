@@ -12,12 +12,15 @@ import numpy as np
 from matplotlib.axes import Axes
 from numpy.typing import ArrayLike
 
-from .at_scale import amdahl_speedup, gaps_between_mistakes
+from .at_scale import amdahl_speedup, gaps_between_mistakes, mixing_weights
 from .curves import CURVE_COLORS, _axes
 
 __all__ = [
     "MIXING_STYLES",
+    "SHARD_COLORS",
     "amdahl_prediction",
+    "animate_mixing",
+    "mixing_rounds",
     "plot_accuracy_per_round",
     "plot_amdahl",
     "plot_mistake_gaps",
@@ -281,3 +284,123 @@ def plot_speedup_against_mistakes(result: dict, ax: Axes | None = None) -> Axes:
     ax.grid(True, alpha=0.3)
     ax.legend(frameon=False)
     return ax
+
+
+# Okabe-Ito colours not used for the two classes: one per shard.
+SHARD_COLORS = ("#009E73", "#CC79A7", "#E69F00", "#56B4E9")
+
+
+def mixing_rounds(X: ArrayLike, y: ArrayLike, n_shards: int, *, mixing: str = "uniform",
+                  max_rounds: int = 30) -> list[dict]:  # fmt: skip
+    """Replay iterative parameter mixing round by round, keeping every shard's weights.
+
+    The same rounds as :func:`perceptron_lib.distributed.iterative_parameter_mixing`
+    (whose result records only the mixed weights), for drawing. Stops after the
+    first round without a mistake, which is kept.
+
+    Returns
+    -------
+    list of dict
+        Per round: ``"shards"``, a list of ``(w, b)``, one per shard;
+        ``"mixed"``, the mixed ``(w, b)``; ``"mistakes"``, the mistakes per shard.
+
+    Examples
+    --------
+    >>> rounds = mixing_rounds([[2.0, 0.0], [1.0, 1.0], [-1.0, 0.0], [-2.0, 1.0]],
+    ...                        [1, 1, -1, -1], n_shards=2)
+    >>> [r["mistakes"] for r in rounds]
+    [[1, 1], [0, 0]]
+    """
+    from .distributed import mix, shard_bounds, train_shard_epoch
+
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    if X.ndim != 2 or y.shape != (X.shape[0],) or not np.all(np.isin(y, (-1.0, 1.0))):
+        raise ValueError("X must be 2-d with one label, -1 or +1, per row in y.")
+    w, b = np.zeros(X.shape[1]), 0.0
+    rounds = []
+    for _ in range(max_rounds):
+        shards = [
+            train_shard_epoch(X[start:stop], y[start:stop], w, b, 1.0, True)
+            for start, stop in shard_bounds(len(X), n_shards)
+        ]
+        mistakes = [k for _, _, k in shards]
+        w, b = mix(
+            [s[0] for s in shards], [s[1] for s in shards], mixing_weights(mistakes, mixing)
+        )
+        rounds.append({"shards": [(s[0], s[1]) for s in shards], "mixed": (w, b),
+                       "mistakes": mistakes})  # fmt: skip
+        if sum(mistakes) == 0:
+            break
+    return rounds
+
+
+def animate_mixing(
+    X: ArrayLike,
+    y: ArrayLike,
+    n_shards: int,
+    *,
+    mixing: str = "uniform",
+    max_rounds: int = 30,
+    figsize: tuple[float, float] = (4.8, 4.8),
+    dpi: int = 80,
+):
+    """Animate iterative parameter mixing in the plane: one frame per round.
+
+    Each point is ringed in its shard's colour. A frame draws, for that round,
+    the boundary each shard ended its epoch on (thin, in the shard's colour)
+    and the mixed boundary (black, with the positive side shaded) that every
+    shard starts the next round from. Render it with
+    :func:`perceptron_lib.animation.animation_html`.
+
+    Examples
+    --------
+    >>> from perceptron_lib.animation import animation_html
+    >>> X, y = [[2.0, 0.0], [1.0, 1.0], [-1.0, 0.0], [-2.0, 1.0]], [1, 1, -1, -1]
+    >>> animation_html(animate_mixing(X, y, 2)).count("data:image/png;base64")
+    2
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.animation import FuncAnimation
+    from matplotlib.lines import Line2D
+
+    from .distributed import shard_bounds
+    from .plotting import plot_boundary, plot_data
+
+    if not 1 <= n_shards <= len(SHARD_COLORS):
+        raise ValueError(f"n_shards must be from 1 to {len(SHARD_COLORS)} to be drawn.")
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2 or X.shape[1] != 2:
+        raise ValueError(f"X must have two features to be drawn; got shape {X.shape}.")
+    rounds = mixing_rounds(X, y, n_shards, mixing=mixing, max_rounds=max_rounds)
+    fig, ax = plt.subplots(figsize=figsize, dpi=dpi, facecolor="white", layout="constrained")
+    plot_data(X, y, ax=ax)
+    for k, (start, stop) in enumerate(shard_bounds(len(X), n_shards)):
+        ax.scatter(*X[start:stop].T, s=110, facecolors="none", edgecolors=SHARD_COLORS[k],
+                   linewidths=1.2)  # fmt: skip
+    handles = [Line2D([], [], color=SHARD_COLORS[k], label=f"shard {k + 1}")
+               for k in range(n_shards)]  # fmt: skip
+    handles.append(Line2D([], [], color="black", linewidth=2, label="mixed"))
+    ax.legend(handles=handles, loc="lower left", fontsize="small", framealpha=0.9)
+    fig.canvas.draw()
+    fig.set_layout_engine("none")  # lay out once; per-frame layout is slow
+    drawn: list = []
+
+    def draw(frame: int) -> list:
+        for artist in drawn:
+            artist.remove()
+        before = set(ax.get_children())
+        record = rounds[frame]
+        for k, (w, b) in enumerate(record["shards"]):
+            if np.any(w):  # the zero vector has no boundary
+                plot_boundary(w, b, ax=ax, shade=False, show_weight_vector=False,
+                              color=SHARD_COLORS[k])  # fmt: skip
+        w, b = record["mixed"]
+        if np.any(w):
+            plot_boundary(w, b, ax=ax, color="black")
+        ax.set_title(f"round {frame + 1}: mistakes per shard {record['mistakes']}",
+                     fontsize="small")  # fmt: skip
+        drawn[:] = [artist for artist in ax.get_children() if artist not in before]
+        return drawn
+
+    return FuncAnimation(fig, draw, frames=len(rounds), interval=900, repeat=False)

@@ -91,3 +91,34 @@ def test_speedup_plot_draws_measurement_and_prediction():
     measured, predicted, _ = ax.get_lines()
     assert measured.get_ydata().tolist() == result["speedup"].tolist()
     assert predicted.get_xdata().tolist() == pytest.approx([0.0, 5.0])
+
+
+def test_mixing_rounds_replay_the_reference_run():
+    from perceptron_lib import make_separable
+    from perceptron_lib.distributed import iterative_parameter_mixing
+    from perceptron_lib.scale_plots import mixing_rounds
+
+    data = make_separable(60, margin=0.1, n_features=2, intercept=0.3, random_state=1)
+    for mixing in ("uniform", "weighted"):
+        rounds = mixing_rounds(data.X, data.y, 3, mixing=mixing)
+        reference = iterative_parameter_mixing(data.X, data.y, 3, mixing=mixing)
+        assert [r["mistakes"] for r in rounds] == reference.mistakes.tolist()
+        for record, w, b in zip(
+            rounds, reference.coef_path, reference.intercept_path, strict=True
+        ):
+            assert np.array_equal(record["mixed"][0], w) and record["mixed"][1] == b
+            assert len(record["shards"]) == 3
+
+
+def test_mixing_animation_has_one_frame_per_round_and_rejects_what_it_cannot_draw():
+    from perceptron_lib import make_separable
+    from perceptron_lib.animation import animation_html
+    from perceptron_lib.scale_plots import animate_mixing, mixing_rounds
+
+    data = make_separable(60, margin=0.1, n_features=2, intercept=0.3, random_state=1)
+    html = animation_html(animate_mixing(data.X, data.y, 3))
+    assert html.count("data:image/png;base64") == len(mixing_rounds(data.X, data.y, 3))
+    with pytest.raises(ValueError, match="n_shards must be from 1 to 4"):
+        animate_mixing(data.X, data.y, 5)
+    with pytest.raises(ValueError, match="two features"):
+        animate_mixing(np.zeros((4, 3)), [1, -1, 1, -1], 2)
