@@ -3,11 +3,16 @@
 Every function here takes the examples in the order given by ``order``, works on
 plain float arrays (labels already mapped to -1/+1), updates the weights in
 place and returns the scalars it changed. Each can also record every step in an
-optional ``steps`` array: that is how :func:`perceptron_lib.training_trace`
-records the very loop the estimators run. Left out (``None``), the recording
-branch is removed when numba compiles the loop, so training pays nothing for it.
-The loops are compiled by numba when it is installed (see
-:mod:`perceptron_lib._compile`) and run unchanged as Python otherwise.
+optional ``steps`` array, for :func:`perceptron_lib.training_trace`. Left out
+(``None``), the recording branch is removed when numba compiles the loop, so
+training pays nothing for it. The loops are compiled by numba when it is
+installed (see :mod:`perceptron_lib._compile`) and run unchanged as Python
+otherwise.
+
+These are the readable reference. ``Perceptron`` and ``AveragedPerceptron``
+run the speculative versions in :mod:`perceptron_lib._speculative`, which score
+several examples at once between mistakes and are tested to give exactly these
+functions' mistakes, weights and step records.
 
 The activation is computed as the dot product first and the bias added last,
 feature by feature from the first: the same arithmetic, in the same order, as
