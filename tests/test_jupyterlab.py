@@ -151,6 +151,12 @@ def problems_on_screen(browser, url: str, name: str, title: str) -> list[str]:
         except sync_api.TimeoutError:
             return [f"{name}: no rendered title (h1) within {RENDER_TIMEOUT_MS / 1000:.0f} s"]
         page.wait_for_load_state("networkidle")
+        # JupyterLab renders a Markdown cell when it scrolls into view: visit
+        # every one, as a student scrolling through the chapter does.
+        cells = panel.locator(".jp-MarkdownCell")
+        for index in range(cells.count()):
+            cells.nth(index).scroll_into_view_if_needed()
+        page.wait_for_load_state("networkidle")
         problems = []
         if title not in heading.inner_text():
             problems.append(f"{name}: the title {title!r} is not the first heading")
