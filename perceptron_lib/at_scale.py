@@ -142,7 +142,10 @@ def sequential_activations(X: ArrayLike, w: ArrayLike, b: float) -> NDArray[np.f
     return out
 
 
-def _signed(X: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def _check_signed_data(
+    X: ArrayLike, y: ArrayLike
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Validate examples and -1/+1 labels; return them as float arrays (X contiguous)."""
     X = np.ascontiguousarray(X, dtype=np.float64)
     y = np.asarray(y)
     if X.ndim != 2 or y.shape != (X.shape[0],) or X.shape[0] == 0:
@@ -194,7 +197,7 @@ def run_epochs(
     >>> w.tolist(), b, [int(m.sum()) for m in mistakes]
     ([2.0], 0.0, [2, 0])
     """
-    X, y = _signed(X, y)
+    X, y = _check_signed_data(X, y)
     if not isinstance(max_epochs, int | np.integer) or max_epochs < 1:
         raise ValueError(f"max_epochs must be a positive integer; got {max_epochs!r}.")
     w, b = np.zeros(X.shape[1]), 0.0

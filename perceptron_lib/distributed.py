@@ -45,7 +45,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from ._base import LinearBinaryClassifier
 from ._loops import perceptron_epoch
-from .at_scale import mixing_weights
+from .at_scale import _check_signed_data, mixing_weights
 
 try:
     import dask.array as da
@@ -315,21 +315,6 @@ def _check_settings(n_shards, n_samples, mixing, max_iter, eta) -> None:
         raise ValueError(f"max_iter must be a positive int; got {max_iter!r}.")
     if isinstance(eta, bool) or not isinstance(eta, Real) or not eta > 0:
         raise ValueError(f"eta must be a positive number; got {eta!r}.")
-
-
-def _check_signed_data(X: ArrayLike, y: ArrayLike) -> tuple[NDArray, NDArray]:
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    y = np.asarray(y)
-    if X.ndim != 2 or y.shape != (X.shape[0],) or X.shape[0] == 0:
-        raise ValueError(
-            f"X must be a non-empty 2-d array with one label in y per row; got X of shape "
-            f"{X.shape} and y of shape {y.shape}."
-        )
-    if not np.all(np.isfinite(X)):
-        raise ValueError("X contains NaN or infinity.")
-    if not np.all(np.isin(y, (-1, 1))):
-        raise ValueError("y must hold the labels -1 and +1 only.")
-    return X, y.astype(np.float64)
 
 
 # -- the estimator on a Dask cluster ----------------------------------------------------

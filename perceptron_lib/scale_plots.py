@@ -12,7 +12,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from numpy.typing import ArrayLike
 
-from .at_scale import amdahl_speedup, gaps_between_mistakes, mixing_weights
+from .at_scale import _check_signed_data, amdahl_speedup, gaps_between_mistakes, mixing_weights
 from .curves import CURVE_COLORS, _axes
 
 __all__ = [
@@ -313,10 +313,7 @@ def mixing_rounds(X: ArrayLike, y: ArrayLike, n_shards: int, *, mixing: str = "u
     """
     from .distributed import mix, shard_bounds, train_shard_epoch
 
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
-    if X.ndim != 2 or y.shape != (X.shape[0],) or not np.all(np.isin(y, (-1.0, 1.0))):
-        raise ValueError("X must be 2-d with one label, -1 or +1, per row in y.")
+    X, y = _check_signed_data(X, y)
     w, b = np.zeros(X.shape[1]), 0.0
     rounds = []
     for _ in range(max_rounds):
