@@ -226,6 +226,11 @@ def amdahl_prediction(result: dict) -> np.ndarray:
     cost of starting blocks are not in the law, which is why it predicts more
     than is measured.
 
+    ``N`` is a measured ratio of times, not a number of workers: on a busy
+    machine speculation can be slower than the plain loop even without
+    mistakes (``N < 1``). The law ``1 / ((1 - p) + p / N)`` still says what that
+    part of the epoch costs, so it is applied as it stands; ``N`` must be positive.
+
     Examples
     --------
     >>> result = {"mistake_fraction": np.array([0.0, 0.5]), "speedup": np.array([2.0, 1.2]),
@@ -236,9 +241,16 @@ def amdahl_prediction(result: dict) -> np.ndarray:
     fractions = np.asarray(result["mistake_fraction"], dtype=float)
     if fractions.size == 0 or fractions[0] != 0.0:
         raise ValueError("the first measurement must be the mistake-free epoch (fraction 0).")
+    shared_speedup = float(result["speedup"][0])
+    if not np.isfinite(shared_speedup) or shared_speedup <= 0:
+        raise ValueError(f"the mistake-free speed-up must be positive; got {shared_speedup}.")
     n_samples = np.asarray(result["speculated"], dtype=float)[0]
-    used = (np.asarray(result["speculated"]) - np.asarray(result["wasted"])) / n_samples
-    return amdahl_speedup(np.clip(used, 0.0, 1.0), float(result["speedup"][0]))
+    used = np.clip(
+        (np.asarray(result["speculated"]) - np.asarray(result["wasted"])) / n_samples, 0.0, 1.0
+    )
+    # Not amdahl_speedup(used, shared_speedup): that function counts workers (>= 1),
+    # and a measured ratio below 1 is a slow-down the law handles all the same.
+    return 1.0 / ((1.0 - used) + used / shared_speedup)
 
 
 def plot_speedup_against_mistakes(result: dict, ax: Axes | None = None) -> Axes:

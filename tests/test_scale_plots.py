@@ -82,6 +82,24 @@ def test_amdahl_prediction_from_counts_matches_the_law():
         amdahl_prediction({**result, "mistake_fraction": np.array([0.01, 0.02, 0.1])})
 
 
+def test_amdahl_prediction_accepts_a_measured_slowdown():
+    # On a loaded machine the mistake-free epoch can run slower speculating (N < 1):
+    # the prediction is then a slow-down too, never an error.
+    from perceptron_lib.scale_plots import amdahl_prediction
+
+    result = {
+        "mistake_fraction": np.array([0.0, 0.1]),
+        "speedup": np.array([0.8, 0.9]),
+        "speculated": np.array([1000, 500]),
+        "wasted": np.array([0, 0]),
+    }
+    predicted = amdahl_prediction(result)
+    assert predicted[0] == pytest.approx(0.8)
+    assert predicted[1] == pytest.approx(1 / (0.5 + 0.5 / 0.8))
+    with pytest.raises(ValueError, match="must be positive"):
+        amdahl_prediction({**result, "speedup": np.array([0.0, 0.9])})
+
+
 def test_speedup_plot_draws_measurement_and_prediction():
     from perceptron_lib.scale_plots import plot_speedup_against_mistakes
     from perceptron_lib.speculation import speedup_against_mistake_fraction
