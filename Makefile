@@ -22,12 +22,13 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 COURSE ?= $(BUILD)/nbgrader
 PDF    := $(BUILD)/pdf/perceptron-course.pdf
 
-.PHONY: help book test lint unit notebooks build-check site chromium lab execute student bench clean lock
+.PHONY: help book test lint unit notebooks notebooks-portable build-check site chromium lab execute student bench clean lock
 .PHONY: assignments grade pdf pdf-check texlive
 
 help:
 	@echo "make book   build the HTML book into $(BUILD)/html"
-	@echo "make test   lint, library tests, notebook checks, strict book build, site test"
+	@echo "make test   lint, library tests, notebook checks (also under other CPUs' arithmetic),"
+	@echo "            strict book build, site test, PDF check"
 	@echo "make site   test the built site in headless Chromium (screenshots in $(BUILD)/screenshots)"
 	@echo "make lab    JupyterLab on the book's notebooks"
 	@echo "make execute  restart and run all, in place, every notebook (or NB=book/...ipynb)"
@@ -50,7 +51,7 @@ book: $(STAMP)
 	@echo
 	@echo "The book is built: open $(abspath $(BUILD))/html/index.html in a browser."
 
-test: lint unit notebooks build-check site pdf-check
+test: lint unit notebooks notebooks-portable build-check site pdf-check
 
 # book/ruff.toml holds the notebooks' code to 88 columns (read on phones).
 lint: $(STAMP)
@@ -65,6 +66,15 @@ notebooks: $(STAMP)
 	@test -n "$(NOTEBOOKS)" || { echo "no notebooks in _toc.yml"; exit 1; }
 	$(BIN)/python -m pytest -q -o addopts="" -p no:cacheprovider --nbval --nbval-current-env \
 		--nbval-sanitize-with tests/nbval_sanitize.cfg $(NOTEBOOKS)
+
+# The notebooks again under two other processors' arithmetic, side by side:
+# OpenBLAS forced to its oldest kernel family (Prescott, SSE3) on one thread, and
+# to a vector family that is not this CPU's default. Every saved text output must
+# still match, so no committed output depends on the CPU, the BLAS kernel or the
+# thread count (tests/arithmetic.py says how the set-ups are chosen and checked).
+notebooks-portable: $(STAMP)
+	@test -n "$(NOTEBOOKS)" || { echo "no notebooks in _toc.yml"; exit 1; }
+	$(BIN)/python tests/arithmetic.py $(NOTEBOOKS)
 
 build-check: $(STAMP)
 	rm -rf $(BUILD)
