@@ -22,7 +22,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 COURSE ?= $(BUILD)/nbgrader
 PDF    := $(BUILD)/pdf/perceptron-course.pdf
 
-.PHONY: help book test lint unit notebooks notebooks-portable build-check site chromium lab execute student bench clean lock
+.PHONY: help book test lint unit notebooks notebooks-portable build-check site binder chromium lab execute student bench clean lock
 .PHONY: assignments grade pdf pdf-check texlive
 
 help:
@@ -30,6 +30,7 @@ help:
 	@echo "make test   lint, library tests, notebook checks (also under other CPUs' arithmetic),"
 	@echo "            strict book build, site test, PDF check"
 	@echo "make site   test the built site in headless Chromium (screenshots in $(BUILD)/screenshots)"
+	@echo "make binder replay Binder's build (binder/) in a fresh environment and run every chapter"
 	@echo "make lab    JupyterLab on the book's notebooks"
 	@echo "make execute  restart and run all, in place, every notebook (or NB=book/...ipynb)"
 	@echo "make student  students' copies of the chapters, solutions removed, in $(BUILD)/student"
@@ -51,7 +52,7 @@ book: $(STAMP)
 	@echo
 	@echo "The book is built: open $(abspath $(BUILD))/html/index.html in a browser."
 
-test: lint unit notebooks notebooks-portable build-check site pdf-check
+test: lint unit notebooks notebooks-portable build-check site binder pdf-check
 
 # book/ruff.toml holds the notebooks' code to 88 columns (read on phones).
 lint: $(STAMP)
@@ -60,7 +61,7 @@ lint: $(STAMP)
 
 unit: $(STAMP)
 	$(BIN)/python -m pytest -q tests perceptron_lib --ignore=tests/test_site.py \
-		--ignore=tests/test_jupyterlab.py --ignore=tests/test_pdf.py
+		--ignore=tests/test_jupyterlab.py --ignore=tests/test_pdf.py --ignore=tests/test_binder.py
 
 notebooks: $(STAMP)
 	@test -n "$(NOTEBOOKS)" || { echo "no notebooks in _toc.yml"; exit 1; }
@@ -85,6 +86,13 @@ build-check: $(STAMP)
 site: $(STAMP) chromium
 	$(BIN)/python -m pytest -q tests/test_site.py
 	$(BIN)/python -m pytest -q tests/test_jupyterlab.py
+
+# Binder's build replayed (tests/test_binder.py): repo2docker's plan for binder/,
+# run in a fresh environment, then every chapter with that environment's kernel.
+# After build-check, so that the built site's launch links are checked too.
+# The times a student waits are in $(BUILD)/binder/replay.txt.
+binder: $(STAMP)
+	$(BIN)/python -m pytest -q -s tests/test_binder.py
 
 chromium:
 	@test -x "$(CHROMIUM)" || { echo "Installing Chromium for the site test"; \
@@ -150,10 +158,19 @@ bench: $(STAMP)
 # clone install the same versions. No hashes: pip's hash-checking mode refuses
 # the `-e .` line that installs perceptron_lib from the checkout.
 UV_VERSION := 0.13.9
+# binder/requirements.txt, the slim list Binder installs (what running the
+# chapters needs), is compiled from binder/requirements.in with every version
+# constrained to its pin in requirements.txt (uv refuses the `-e .` line as a
+# constraint, so it is left out of the copy it reads).
 lock: $(STAMP)
 	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
 	$(BIN)/uv pip compile --universal --python-version 3.11 --upgrade \
 		--custom-compile-command "make lock" requirements.in -o requirements.txt
+	mkdir -p $(BUILD)
+	grep -v '^-e ' requirements.txt > $(BUILD)/requirements-pins.txt
+	$(BIN)/uv pip compile --universal --python-version 3.11 \
+		--constraints $(BUILD)/requirements-pins.txt \
+		--custom-compile-command "make lock" binder/requirements.in -o binder/requirements.txt
 
 clean:
 	rm -rf $(BUILD) .pytest_cache .ruff_cache

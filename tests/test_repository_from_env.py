@@ -2,8 +2,10 @@
 
 The deploy workflow builds with ``REPOSITORY=${{ github.repository }}``; the
 extension ``scripts/repository_from_env.py`` points the theme's repository URL
-(and so the repository, issues, Binder, Colab and Live code buttons) there.
-A tiny book, built the way ``make book`` builds, shows it.
+(and so the repository, issues, Binder and Live code buttons) there.
+A tiny book, built the way ``make book`` builds, shows it. Built without
+``REPOSITORY`` while the configuration names the placeholder ``OWNER``, its
+launch menu says what is missing instead of linking to ``OWNER``.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import pytest
 from toc import ROOT
 
 sys.path.insert(0, str(ROOT / "scripts"))
-from repository_from_env import repository_url  # noqa: E402
+from repository_from_env import UNSET_TEXT, repository_url  # noqa: E402
 
 CONFIG = f"""title: t
 only_build_toc_files: true
@@ -32,7 +34,7 @@ repository:
 launch_buttons:
   notebook_interface: jupyterlab
   binderhub_url: https://mybinder.org
-  colab_url: https://colab.research.google.com
+  thebe: true
 html:
   use_repository_button: true
 sphinx:
@@ -74,12 +76,17 @@ def test_a_build_with_a_repository_links_to_it_and_not_to_owner(book: Path) -> N
     html = build(book, "someone/fork-of-course")
     assert 'href="https://github.com/someone/fork-of-course"' in html
     assert "https://mybinder.org/v2/gh/someone/fork-of-course/main" in html
-    assert "colab.research.google.com/github/someone/fork-of-course/blob/main" in html
+    assert UNSET_TEXT.format(service="Binder") not in html
     assert "OWNER" not in html
 
 
-def test_without_a_repository_the_build_keeps_the_config_url(book: Path) -> None:
-    assert 'href="https://github.com/OWNER/perceptron-course"' in build(book, None)
+def test_without_a_repository_the_launch_menu_says_what_is_missing(book: Path) -> None:
+    html = build(book, None)
+    assert 'href="https://github.com/OWNER/perceptron-course"' in html  # the config's URL
+    assert "mybinder.org" not in html, "a Binder link to OWNER's repository"
+    for service in ("Binder", "Live code"):
+        assert UNSET_TEXT.format(service=service) in html, service
+    assert "book/using.html#launching-needs-the-repository" in html
 
 
 @pytest.mark.parametrize("value", ["", "owner", "owner/name/extra", "https://x/y", "a b/c"])

@@ -17,8 +17,11 @@ the page and the reason:
 - dead widgets (a widget needs a kernel: chapters show a static counterpart),
   and saved widget state, useless without them;
 - the Colab install cell, if it shows;
-- launch (Binder, Colab, Thebe), repository and download buttons that are
-  missing or do not point at the repository of ``_config.yml``;
+- launch (Binder, Thebe), repository and download buttons that are missing
+  or do not point at the repository of ``_config.yml`` (a site built without
+  ``REPOSITORY`` for the placeholder ``OWNER`` must say so in its launch menu
+  instead of linking to ``OWNER``), and any Colab button (there is no Colab
+  route);
 - solutions that are not collapsed, or do not open on click;
 - animations whose "next frame" button does not change the frame, or its
   alt text (each frame is described), or whose slider has no label; a chapter
@@ -78,6 +81,9 @@ from site_reader import (
 from site_weight import serve, serve_compressed
 from toc import ROOT, toc_files
 
+sys.path.insert(0, str(ROOT / "scripts"))
+from repository_from_env import UNSET_TEXT, is_placeholder  # noqa: E402
+
 HTML_DIR = ROOT / "_build" / "html"
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -110,7 +116,6 @@ class Repository:
     url: str
     branch: str
     binderhub_url: str
-    colab_url: str
 
     @classmethod
     def from_config(cls, config_path: Path = ROOT / "_config.yml") -> Repository:
@@ -123,19 +128,18 @@ class Repository:
             url=f"https://github.com/{from_env}" if from_env else repository["url"].rstrip("/"),
             branch=repository.get("branch", "main"),
             binderhub_url=launch["binderhub_url"].rstrip("/"),
-            colab_url=launch["colab_url"].rstrip("/"),
         )
+
+    @property
+    def placeholder(self) -> bool:
+        """Built for the placeholder owner ``OWNER``: the launch menu says what is missing."""
+        return is_placeholder(self.url)
 
     def binder_link(self, docname: str) -> str:
         """Binder, opening the notebook in JupyterLab."""
         owner_repo = urlparse(self.url).path.strip("/")
         path = f"{owner_repo}/{self.branch}?urlpath=lab/tree/{docname}.ipynb"
         return f"{self.binderhub_url}/v2/gh/{path}"
-
-    def colab_link(self, docname: str) -> str:
-        """Colab, opening the notebook from GitHub."""
-        owner_repo = urlparse(self.url).path.strip("/")
-        return f"{self.colab_url}/github/{owner_repo}/blob/{self.branch}/{docname}.ipynb"
 
 
 def is_chapter(docname: str) -> bool:
@@ -338,14 +342,22 @@ def button_problems(page, docname: str, repository: Repository) -> list[str]:
             problems.append(f"download {downloads[0]} answers HTTP {response.status}")
     if page.locator("button[onclick*='print']").count() == 0:
         problems.append("no PDF (print) download button")
-    if is_notebook(docname):
-        for service, expected in [
-            ("Binder", repository.binder_link(docname)),
-            ("Colab", repository.colab_link(docname)),
-        ]:
-            if expected not in links:
-                found = [link for link in links if service.lower() in link.lower()]
-                problems.append(f"{service} button should link to {expected}, found {found}")
+    colab = [link for link in links if "colab" in link.lower()]
+    if colab:
+        problems.append(f"a Colab button, but the course has no Colab route: {colab}")
+    if is_notebook(docname) and repository.placeholder:
+        binder = [link for link in links if "mybinder" in link]
+        if binder:
+            problems.append(f"Binder button links to the placeholder repository: {binder}")
+        text = page.content()
+        for service in ("Binder", "Live code"):
+            if UNSET_TEXT.format(service=service) not in text:
+                problems.append(f"the launch menu does not say that {service} is not set up")
+    elif is_notebook(docname):
+        expected = repository.binder_link(docname)
+        if expected not in links:
+            found = [link for link in links if "binder" in link.lower()]
+            problems.append(f"Binder button should link to {expected}, found {found}")
         if page.locator(".btn-launch-thebe").count() == 0:
             problems.append("no Thebe (Live code) launch button")
     return problems
@@ -731,13 +743,11 @@ def test_buttons_pointing_elsewhere_are_reported(site_url: str, browser) -> None
     """Against another repository, the real pages' buttons are all wrong."""
     notebooks = [docname for docname in PAGES if is_notebook(docname)]
     docname = (notebooks or PAGES)[0]
-    elsewhere = Repository(
-        "https://github.com/someone/else", "main", "https://mybinder.org", "https://colab.x"
-    )
+    elsewhere = Repository("https://github.com/someone/else", "main", "https://mybinder.org")
     with new_page(browser, DESKTOP) as page:
         open_page(page, urljoin(site_url, f"{docname}.html"))
         problems = button_problems(page, docname, elsewhere)
-    expected = ["repository button"] + (["Binder button", "Colab button"] if notebooks else [])
+    expected = ["repository button"] + (["Binder button"] if notebooks else [])
     for reason in expected:
         assert any(reason in problem for problem in problems), (reason, problems)
 
