@@ -10,7 +10,7 @@ from numpy.typing import ArrayLike
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval
 
-from ._base import LinearBinaryClassifier
+from ._base import LinearBinaryClassifier, check_finite_weights
 
 
 class BatchPerceptron(LinearBinaryClassifier):
@@ -99,14 +99,17 @@ class BatchPerceptron(LinearBinaryClassifier):
         X : array-like of shape (n_samples, n_features)
             Training examples.
         y : array-like of shape (n_samples,)
-            Labels, two distinct values of any type.
+            Labels, two or more distinct values of any type (more than two:
+            one-vs-rest).
 
         Returns
         -------
         self
             The fitted classifier.
         """
-        X, signed = self._prepare_fit(X, y)
+        return self._fit_classes(X, y)
+
+    def _fit_binary(self, X, signed) -> None:
         n_samples = X.shape[0]
         self.coef_, self.intercept_ = np.zeros(X.shape[1]), 0.0
         mistakes_per_pass = []
@@ -129,6 +132,7 @@ class BatchPerceptron(LinearBinaryClassifier):
                 break
             self.coef_ -= self.eta * delta
             self.intercept_ = float(self.intercept_ - self.eta * delta_bias)
+            check_finite_weights(self, len(mistakes_per_pass), X)
         self.mistakes_per_epoch_ = np.array(mistakes_per_pass, dtype=np.int64)
         self.n_iter_ = len(mistakes_per_pass)
         if not self.converged_:
@@ -141,6 +145,5 @@ class BatchPerceptron(LinearBinaryClassifier):
                 f"BatchPerceptron did not converge: {reason} "
                 f"({mistakes_per_pass[-1]} misclassified).",
                 ConvergenceWarning,
-                stacklevel=2,
+                stacklevel=4,
             )
-        return self
