@@ -47,7 +47,7 @@ NUMERIC_PARAMETERS = (
 MAX_SEED = np.iinfo(np.int32).max
 
 
-def check_finite_weights(model, epoch: int, X) -> None:
+def check_finite_weights(model, epoch: int, X=None) -> None:
     """Raise a ValueError naming the cause if ``coef_`` or ``intercept_`` is not finite.
 
     The training loops end an epoch with a NaN bias when an activation
@@ -56,14 +56,14 @@ def check_finite_weights(model, epoch: int, X) -> None:
     """
     if np.all(np.isfinite(model.coef_)) and np.all(np.isfinite(model.intercept_)):
         return
-    largest = abs(X).max() if X.shape[0] else 0.0
-    eta = getattr(model, "eta", None)
+    scale = "the scale of the data"
+    if X is not None and X.shape[0]:
+        scale += f" (largest |x| = {float(abs(X).max()):.3g})"
     raise ValueError(
         f"Floating-point overflow in epoch {epoch} of {type(model).__name__}: the weights "
-        "or an activation are no longer finite. "
-        + (f"The learning rate eta={eta!r} or " if eta is not None else "")
-        + f"the scale of the data (largest |x| = {float(largest):.3g}) is too large; "
-        "lower eta or scale the features, e.g. with sklearn.preprocessing.StandardScaler."
+        f"or an activation are no longer finite. The learning rate eta={model.eta!r} or "
+        f"{scale} is too large; lower eta or scale the features, e.g. with "
+        "sklearn.preprocessing.StandardScaler."
     )
 
 

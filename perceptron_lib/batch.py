@@ -116,7 +116,12 @@ class BatchPerceptron(LinearBinaryClassifier):
         self.converged_ = False
         stuck = False
         for _ in range(self.max_iter):
-            misclassified = signed * (X @ self.coef_ + self.intercept_) <= 0
+            activations = X @ self.coef_ + self.intercept_
+            if not np.all(np.isfinite(activations)):
+                # A NaN activation would count as correct: raise instead.
+                self.intercept_ = np.nan
+                check_finite_weights(self, len(mistakes_per_pass) + 1, X)
+            misclassified = signed * activations <= 0
             mistakes_per_pass.append(int(misclassified.sum()))
             if not misclassified.any():
                 self.converged_ = True
