@@ -128,7 +128,8 @@ class LinearBinaryClassifier(ClassifierMixin, BaseEstimator):
         self._set_classes(y)
         if self.classes_.shape[0] > 2:
             raise ValueError(
-                f"Expected two classes, got {self.classes_.shape[0]}: "
+                f"Only binary classification is supported by {type(self).__name__}: "
+                f"expected two classes, got {self.classes_.shape[0]}: "
                 f"{self.classes_[:10].tolist()}."
             )
         return X, self._signed_labels(y)

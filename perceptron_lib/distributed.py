@@ -626,7 +626,8 @@ class ParameterMixingPerceptron(LinearBinaryClassifier):
         self._set_classes(np.unique(labels))
         if self.classes_.shape[0] > 2:
             raise ValueError(
-                f"Expected two classes, got {self.classes_.shape[0]}: "
+                f"Only binary classification is supported by {type(self).__name__}: "
+                f"expected two classes, got {self.classes_.shape[0]}: "
                 f"{self.classes_[:10].tolist()}."
             )
         self.n_features_in_ = int(X.shape[1])

@@ -247,7 +247,12 @@ def test_a_kernel_that_overflows_raises():
         (Perceptron, {"eta": True}, TypeError, "'eta' parameter.*bool"),
         (MarginPerceptron, {"tau": True}, TypeError, "'tau' parameter.*bool"),
         (BatchPerceptron, {"tol": True}, TypeError, "'tol' parameter.*bool"),
-        (KernelPerceptron, {"degree": 0, "kernel": "poly"}, ValueError, "'degree' parameter"),
+        (
+            KernelPerceptron,
+            {"degree": 0, "kernel": "poly"},
+            ValueError,
+            "'degree' parameter of Ker",
+        ),
         (KernelPerceptron, {"coef0": True}, TypeError, "'coef0' parameter.*bool"),
     ],
 )
