@@ -206,7 +206,7 @@ def make_multiclass(n_samples=50_000, n_features=50, n_classes=5, seed=0):
 def make_text(n_samples=20_000, n_features=50_000, density=0.001, seed=0):
     """Word counts (1 to 3) of a sparse CSR matrix, labels from a random hyperplane."""
     rng = np.random.default_rng(seed)
-    X = sparse.random(n_samples, n_features, density=density, format="csr", random_state=seed)
+    X = sparse.random(n_samples, n_features, density=density, format="csr", random_state=rng)
     X.data = np.ceil(3 * X.data)
     y = np.where(X @ rng.normal(size=n_features) > 0, 1, -1)
     return X, y

@@ -113,8 +113,12 @@ class KernelPerceptron(LinearBinaryClassifier):
         Those examples: all the model keeps of the training data.
     dual_coef_ : ndarray of shape (1, n_SV)
         ``alpha_i y_i`` of the support vectors (as in scikit-learn's SVC).
-    intercept_ : ndarray of shape (1,)
-        The bias ``b``: the sum of ``y_i`` over all updates.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        The bias ``b``: the sum of ``y_i`` over all updates (one per class with
+        more than two classes).
+    estimators_ : list of KernelPerceptron
+        With more than two classes only: the binary model of each class
+        against the rest (one-vs-rest), which holds the attributes above.
     n_features_in_ : int
         Number of features seen during ``fit``.
     n_iter_ : int

@@ -55,8 +55,9 @@ class VotedPerceptron(OnlineLinearClassifier):
         Freund and Schapire's ``c_k``: 1 for the example whose mistake created
         the vector (which the vector itself never classified), plus 1 for each
         example it then classified correctly, up to the next mistake.
-    coef_ : ndarray of shape (n_features,)
-        The last weight vector (the vote itself is not linear).
+    coef_ : ndarray of shape (n_features,) or (n_classes, n_features)
+        The last weight vector (the vote itself is not linear); one per class
+        with more than two classes, whose other attributes are in ``estimators_``.
     intercept_ : float
         The last bias.
     n_features_in_ : int
