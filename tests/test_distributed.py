@@ -476,3 +476,14 @@ def test_overflow_on_the_cluster_raises(client, eta, scale):
     X, y = separable()
     with pytest.raises(ValueError, match="overflow"):
         ParameterMixingPerceptron(client=client, eta=eta).fit(X * scale, y)
+
+
+def test_a_deep_copy_shares_the_live_client_and_copies_the_rest(client):
+    import copy
+
+    X, y = separable()
+    model = ParameterMixingPerceptron(client=client, n_shards=2).fit(X, y)
+    twin = copy.deepcopy(model)
+    assert twin.client is client
+    assert twin.coef_ is not model.coef_ and np.array_equal(twin.coef_, model.coef_)
+    assert np.array_equal(twin.predict(X), model.predict(X))
