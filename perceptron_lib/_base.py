@@ -56,6 +56,20 @@ def check_finite_weights(model, epoch: int, X=None) -> None:
     """
     if np.all(np.isfinite(model.coef_)) and np.all(np.isfinite(model.intercept_)):
         return
+    raise_overflow(model, epoch, X)
+
+
+def check_finite_activations(model, activations, epoch: int, X=None) -> None:
+    """Raise as :func:`check_finite_weights` if an activation is not finite.
+
+    A NaN activation would otherwise count as a correct prediction.
+    """
+    if not np.all(np.isfinite(activations)):
+        raise_overflow(model, epoch, X)
+
+
+def raise_overflow(model, epoch: int, X=None) -> None:
+    """Raise the ValueError of an overflow, naming the learning rate and the data's scale."""
     scale = "the scale of the data"
     if X is not None and X.shape[0]:
         scale += f" (largest |x| = {float(abs(X).max()):.3g})"

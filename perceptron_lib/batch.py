@@ -10,7 +10,7 @@ from numpy.typing import ArrayLike
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval
 
-from ._base import LinearBinaryClassifier, check_finite_weights
+from ._base import LinearBinaryClassifier, check_finite_activations, check_finite_weights
 
 
 class BatchPerceptron(LinearBinaryClassifier):
@@ -117,10 +117,7 @@ class BatchPerceptron(LinearBinaryClassifier):
         stuck = False
         for _ in range(self.max_iter):
             activations = X @ self.coef_ + self.intercept_
-            if not np.all(np.isfinite(activations)):
-                # A NaN activation would count as correct: raise instead.
-                self.intercept_ = np.nan
-                check_finite_weights(self, len(mistakes_per_pass) + 1, X)
+            check_finite_activations(self, activations, len(mistakes_per_pass) + 1, X)
             misclassified = signed * activations <= 0
             mistakes_per_pass.append(int(misclassified.sum()))
             if not misclassified.any():
@@ -137,8 +134,8 @@ class BatchPerceptron(LinearBinaryClassifier):
                 break
             self.coef_ -= self.eta * delta
             self.intercept_ = float(self.intercept_ - self.eta * delta_bias)
-            check_finite_weights(self, len(mistakes_per_pass), X)
         self.mistakes_per_epoch_ = np.array(mistakes_per_pass, dtype=np.int64)
+        check_finite_weights(self, len(mistakes_per_pass), X)  # after a last step
         self.n_iter_ = len(mistakes_per_pass)
         if not self.converged_:
             reason = (
