@@ -5,10 +5,15 @@ classifiers (:class:`Perceptron`, :class:`AveragedPerceptron`,
 :class:`VotedPerceptron`, :class:`BatchPerceptron`), a training trace for
 teaching, the theory (margin, radius, mistake bound, separability), data sets,
 feature maps, plots and widgets.
+
+The figures and animations are exported lazily: ``import perceptron_lib`` does
+not import matplotlib (nor ipywidgets); the first use of a ``plot_*`` or
+``animat*`` name imports its module.
 """
 
+import importlib
+
 from . import exercises
-from .animation import animate_training, animation_html
 from .averaged import AveragedPerceptron
 from .averaging import (  # voting and averaging, taken apart (chapter 6)
     VotingComparison,
@@ -26,7 +31,6 @@ from .convergence import (
     max_lifted_margin,
     proof_steps,
 )
-from .curves import plot_error_curve, plot_loss_profile, plot_run_spread
 from .data import (
     SeparableData,
     at_least_m_of_n,
@@ -52,16 +56,6 @@ from .kernel import KernelPerceptron
 from .losses import perceptron_criterion, perceptron_criterion_gradient, zero_one_loss
 from .margin import MarginPerceptron
 from .perceptron import Perceptron
-from .plotting import (
-    plot_boundary,
-    plot_data,
-    plot_decision_regions,
-    plot_margin_band,
-    plot_mistakes_per_epoch,
-    plot_projections,
-    plot_unit_truth_table,
-    plot_update,
-)
 from .rosenblatt import RosenblattRun, rosenblatt_train, rosenblatt_update, threshold_sign
 from .theory import (
     MaxMarginResult,
@@ -74,6 +68,37 @@ from .theory import (
 )
 from .trace import TrainingTrace, training_trace
 from .voted import VotedPerceptron
+
+# Names whose modules import matplotlib: imported on first use (see __getattr__).
+_LAZY = {
+    "animate_training": "animation",
+    "animation_html": "animation",
+    "plot_error_curve": "curves",
+    "plot_loss_profile": "curves",
+    "plot_run_spread": "curves",
+    "plot_boundary": "plotting",
+    "plot_data": "plotting",
+    "plot_decision_regions": "plotting",
+    "plot_margin_band": "plotting",
+    "plot_mistakes_per_epoch": "plotting",
+    "plot_projections": "plotting",
+    "plot_unit_truth_table": "plotting",
+    "plot_update": "plotting",
+}
+
+
+def __getattr__(name: str):
+    """Import a figure function's module when the function is first asked for."""
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value  # later look-ups skip this function
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "AveragedPerceptron",

@@ -1,4 +1,4 @@
-"""What the course's four classifiers share: parameters, input checks, prediction.
+"""What the course's classifiers share: parameters, input checks, prediction.
 
 Each classifier learns from two classes and predicts from an activation, with
 the course's one convention: the positive class ``classes_[1]`` where the
@@ -9,32 +9,89 @@ activation is ``a = w . x + b``, so they are linear threshold units
 vote of several such units, which is not a linear function of ``x``. This
 module holds the parts that do not depend on *how* the weights are learnt, so
 that each algorithm's own module shows only its loop.
+
+More than two classes are learnt one-vs-rest, as scikit-learn's linear
+classifiers do: one binary model per class ``k`` (labels +1 for class ``k``, -1
+for the others), kept in ``estimators_``; ``coef_`` then has one row per class
+and an example goes to the class of the largest activation.
 """
 
 from __future__ import annotations
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from sklearn.base import BaseEstimator, ClassifierMixin
+from scipy import sparse
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-MULTICLASS_HINT = (
-    "Only binary classification is supported by the perceptrons of perceptron_lib. "
-    "For more than two classes wrap one in sklearn.multiclass.OneVsRestClassifier, e.g. "
-    "OneVsRestClassifier(Perceptron())."
+# Numeric parameters: scikit-learn's constraints count True as the number 1.
+NUMERIC_PARAMETERS = (
+    "eta",
+    "tau",
+    "max_iter",
+    "tol",
+    "degree",
+    "gamma",
+    "coef0",
+    "timeout",
+    "n_shards",
 )
+# The largest seed drawn for the binary models of one-vs-rest (as scikit-learn's).
+MAX_SEED = np.iinfo(np.int32).max
+
+
+def check_finite_weights(model, epoch: int, X=None) -> None:
+    """Raise a ValueError naming the cause if ``coef_`` or ``intercept_`` is not finite.
+
+    The training loops end an epoch with a NaN bias when an activation
+    overflows, so that this check also catches an overflow that left the
+    weights finite.
+    """
+    if np.all(np.isfinite(model.coef_)) and np.all(np.isfinite(model.intercept_)):
+        return
+    raise_overflow(model, epoch, X)
+
+
+def check_finite_activations(model, activations, epoch: int, X=None) -> None:
+    """Raise as :func:`check_finite_weights` if an activation is not finite.
+
+    A NaN activation would otherwise count as a correct prediction.
+    """
+    if not np.all(np.isfinite(activations)):
+        raise_overflow(model, epoch, X)
+
+
+def raise_overflow(model, epoch: int, X=None) -> None:
+    """Raise the ValueError of an overflow, naming the learning rate and the data's scale."""
+    scale = "the scale of the data"
+    if X is not None and X.shape[0]:
+        scale += f" (largest |x| = {float(abs(X).max()):.3g})"
+    raise ValueError(
+        f"Floating-point overflow in epoch {epoch} of {type(model).__name__}: the weights "
+        f"or an activation are no longer finite. The learning rate eta={model.eta!r} or "
+        f"{scale} is too large; lower eta or scale the features, e.g. with "
+        "sklearn.preprocessing.StandardScaler."
+    )
 
 
 class LinearBinaryClassifier(ClassifierMixin, BaseEstimator):
-    """Base class: a binary linear classifier with ``coef_`` and ``intercept_``.
+    """Base class: a linear classifier with ``coef_`` and ``intercept_``.
 
-    Subclasses implement ``fit``; this class gives them label handling,
-    ``decision_function``, ``predict`` and ``score``.
+    Subclasses implement ``_fit_binary(X, y)`` (labels -1/+1, data validated) and
+    call :meth:`_fit_classes` from ``fit``; this class gives them label
+    handling, one-vs-rest for more than two classes, ``decision_function``,
+    ``predict`` and ``score``.
     """
+
+    #: Whether ``fit`` accepts scipy sparse matrices (converted to CSR).
+    _accepts_sparse = False
 
     _parameter_constraints: dict = {
         "eta": [Interval(Real, 0, None, closed="neither")],
@@ -46,42 +103,125 @@ class LinearBinaryClassifier(ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        # Binary only: scikit-learn's estimator checks then skip multiclass checks.
-        tags.classifier_tags.multi_class = False
+        tags.input_tags.sparse = self._accepts_sparse
         return tags
 
     def _validate_params(self) -> None:
         super()._validate_params()
-        # scikit-learn counts True as the integer 1; an epoch count of True is a bug.
-        if isinstance(self.max_iter, (bool, np.bool_)):
-            raise TypeError(
-                f"The 'max_iter' parameter of {type(self).__name__} must be an int, "
-                f"got the bool {self.max_iter}."
-            )
+        # scikit-learn counts True as the number 1; an eta or epoch count of True is a bug.
+        params = self.get_params(deep=False)
+        for name in NUMERIC_PARAMETERS:
+            if isinstance(params.get(name), (bool, np.bool_)):
+                raise TypeError(
+                    f"The '{name}' parameter of {type(self).__name__} must be a number, "
+                    f"got the bool {params[name]}."
+                )
 
     # -- input checks -------------------------------------------------------
 
-    def _validate_training_data(self, X: ArrayLike, y: ArrayLike, *, reset: bool = True):
-        """Return ``X`` as a C-ordered float array and ``y`` as a 1-d label array."""
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C", reset=reset)
+    def _validate_training_data(
+        self, X: ArrayLike, y: ArrayLike, *, reset: bool = True, accept_sparse: bool = True
+    ):
+        """Return ``X`` as a C-ordered float array (or CSR matrix) and ``y`` as 1-d labels."""
+        X, y = validate_data(
+            self,
+            X,
+            y,
+            dtype=np.float64,
+            order="C",
+            reset=reset,
+            accept_sparse="csr" if self._accepts_sparse and accept_sparse else False,
+        )
         check_classification_targets(y)
         return X, y
 
     def _prepare_fit(self, X: ArrayLike, y: ArrayLike) -> tuple[NDArray, NDArray]:
-        """Check parameters and data, set ``classes_``; return ``X`` and ``y`` as -1/+1."""
+        """Check parameters and dense data of two classes; return ``X`` and ``y`` as -1/+1."""
+        self._validate_params()
+        X, y = self._validate_training_data(X, y, accept_sparse=False)
+        self._set_classes(y)
+        if self.classes_.shape[0] > 2:
+            raise ValueError(
+                f"Only binary classification is supported by {type(self).__name__}: "
+                f"expected two classes, got {self.classes_.shape[0]}: "
+                f"{self.classes_[:10].tolist()}."
+            )
+        return X, self._signed_labels(y)
+
+    def _fit_classes(self, X: ArrayLike, y: ArrayLike):
+        """``fit``: check, then one binary run, or one per class for more than two."""
         self._validate_params()
         X, y = self._validate_training_data(X, y)
         self._set_classes(y)
-        return X, self._signed_labels(y)
+        self.__dict__.pop("estimators_", None)  # from an earlier fit on more classes
+        if self.classes_.shape[0] == 2:
+            self._fit_binary(X, self._signed_labels(y))
+            return self
+        self._check_known_labels(y)
+        self.estimators_ = []
+        with warnings.catch_warnings():
+            # One warning for the whole model, below, not one per class.
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            for model, label in zip(self._binary_models(), self.classes_, strict=True):
+                model._fit_binary(X, np.where(y == label, 1.0, -1.0))
+                self.estimators_.append(model)
+        self._combine_binary_models()
+        if not self.converged_:
+            warnings.warn(
+                f"{type(self).__name__} did not converge for class(es) "
+                f"{self._unconverged_classes()} (one-vs-rest) within "
+                f"max_iter={self.max_iter}; the weights are those of the last epoch.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+        return self
+
+    def _unconverged_classes(self) -> list:
+        return [
+            label.item() if hasattr(label, "item") else label
+            for model, label in zip(self.estimators_, self.classes_, strict=True)
+            if not model.converged_
+        ]
+
+    def _binary_models(self) -> list:
+        """One unfitted binary copy per class, seeded as scikit-learn seeds them."""
+        params = self.get_params(deep=False)
+        seeds = [None] * self.classes_.shape[0]
+        if "random_state" in params:
+            rng = check_random_state(self.random_state)
+            seeds = rng.randint(MAX_SEED, size=self.classes_.shape[0]).tolist()
+        models = []
+        for seed in seeds:
+            model = clone(self)
+            if seed is not None:
+                model.set_params(random_state=seed)
+            model.classes_ = np.array([-1, 1])  # class k is +1, the rest -1
+            model.n_features_in_ = self.n_features_in_
+            models.append(model)
+        return models
+
+    def _combine_binary_models(self) -> None:
+        """Set the one-vs-rest attributes from the fitted ``estimators_``."""
+        models = self.estimators_
+        if hasattr(models[0], "coef_"):
+            self.coef_ = np.vstack([m.coef_ for m in models])
+        self.intercept_ = np.concatenate([np.ravel(m.intercept_) for m in models])
+        for name in self._stacked_attributes:
+            setattr(self, name, np.stack([np.asarray(getattr(m, name)) for m in models]))
+        per_epoch = [m.mistakes_per_epoch_ for m in models]
+        self.n_iter_ = max(len(p) for p in per_epoch)
+        total = np.zeros(self.n_iter_, dtype=np.int64)
+        for p in per_epoch:
+            total[: len(p)] += p
+        self.mistakes_per_epoch_ = total
+        self.converged_ = all(m.converged_ for m in models)
+
+    #: Further per-class attributes stacked into one array by one-vs-rest.
+    _stacked_attributes: tuple = ()
 
     def _set_classes(self, y: NDArray, classes: ArrayLike | None = None) -> None:
         """Set ``classes_`` (sorted) from ``classes`` or from the labels in ``y``."""
         found = np.unique(y if classes is None else np.asarray(classes))
-        if found.shape[0] > 2:
-            raise ValueError(
-                f"Expected two classes, got {found.shape[0]}: {found[:10].tolist()}. "
-                + MULTICLASS_HINT
-            )
         if found.shape[0] < 2:
             raise ValueError(
                 "Training needs examples of two classes, but y contains only one "
@@ -94,34 +234,59 @@ class LinearBinaryClassifier(ClassifierMixin, BaseEstimator):
             )
         self.classes_ = found
 
-    def _signed_labels(self, y: NDArray) -> NDArray[np.float64]:
-        """Map labels to +1 (``classes_[1]``) and -1 (``classes_[0]``)."""
+    def _check_known_labels(self, y: NDArray) -> None:
         unknown = ~np.isin(y, self.classes_)
         if unknown.any():
             raise ValueError(
                 f"y contains labels {np.unique(y[unknown])[:10].tolist()} that are not in "
                 f"classes_ {self.classes_.tolist()}."
             )
+
+    def _signed_labels(self, y: NDArray) -> NDArray[np.float64]:
+        """Map labels to +1 (``classes_[1]``) and -1 (``classes_[0]``)."""
+        self._check_known_labels(y)
         return np.where(y == self.classes_[1], 1.0, -1.0)
 
     def _validate_prediction_data(self, X: ArrayLike) -> NDArray[np.float64]:
         check_is_fitted(self)
-        return validate_data(self, X, dtype=np.float64, reset=False)
+        return validate_data(
+            self,
+            X,
+            dtype=np.float64,
+            reset=False,
+            accept_sparse="csr" if self._accepts_sparse else False,
+        )
 
     # -- prediction ---------------------------------------------------------
 
     def decision_function(self, X: ArrayLike) -> NDArray[np.float64]:
         """Return the activation ``X @ coef_ + intercept_`` of every example.
 
-        Positive scores are predictions of ``classes_[1]``.
+        With two classes, a 1-d array: positive scores are predictions of
+        ``classes_[1]``. With more, shape ``(n_samples, n_classes)``: column
+        ``k`` is the activation of the model of class ``k`` against the rest.
         """
         X = self._validate_prediction_data(X)
-        return X @ self.coef_ + self.intercept_
+        if self.coef_.ndim == 2:
+            scores = X @ self.coef_.T + self.intercept_
+        else:
+            scores = X @ self.coef_ + self.intercept_
+        return np.asarray(scores)
 
     def predict(self, X: ArrayLike) -> NDArray:
-        """Return ``classes_[1]`` where the score is positive, else ``classes_[0]``.
+        """Return the predicted class of every example.
 
-        A score of exactly 0 predicts ``classes_[0]``, the negative class.
+        With two classes, ``classes_[1]`` where the score is positive, else
+        ``classes_[0]``: a score of exactly 0 predicts ``classes_[0]``, the
+        negative class. With more, the class of the largest score (the first
+        such class on a tie), as scikit-learn's linear classifiers.
         """
-        positive = self.decision_function(X) > 0
-        return self.classes_[positive.astype(int)]
+        scores = self.decision_function(X)
+        if scores.ndim == 2:
+            return self.classes_[np.argmax(scores, axis=1)]
+        return self.classes_[(scores > 0).astype(int)]
+
+
+def is_sparse(X) -> bool:
+    """Whether ``X`` is a scipy sparse matrix or array."""
+    return sparse.issparse(X)

@@ -18,9 +18,16 @@ The activation is computed as the dot product first and the bias added last,
 feature by feature from the first: the same arithmetic, in the same order, as
 scikit-learn's SGD loop, so the weights agree with scikit-learn's ``Perceptron``
 to the last bit.
+
+An activation that overflows (``inf`` or NaN, from huge weights or data) ends
+the pass at once with a NaN bias: the callers check the weights after every
+epoch and raise a ``ValueError`` (a NaN activation would otherwise count as
+correct, since ``NaN <= 0`` is false).
 """
 
 from __future__ import annotations
+
+import math
 
 from ._compile import compiled
 
@@ -55,6 +62,8 @@ def perceptron_epoch(X, y, order, w, b, eta, fit_intercept, mistakes, steps=None
     for t in range(order.shape[0]):
         i = order[t]
         a = activation(w, b, X[i])
+        if not math.isfinite(a):
+            return math.nan  # overflow: the caller raises
         # A mistake is y * a <= 0: from w = 0 every example is a mistake,
         # which is what gets learning started (with < 0 nothing would ever change).
         mistakes[t] = y[i] * a <= 0.0
@@ -85,6 +94,8 @@ def averaged_perceptron_epoch(
     for t in range(order.shape[0]):
         i = order[t]
         a = activation(w, b, X[i])
+        if not math.isfinite(a):
+            return math.nan, beta, count  # overflow: the caller raises
         mistakes[t] = y[i] * a <= 0.0
         if mistakes[t]:
             step = eta * y[i]

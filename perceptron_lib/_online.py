@@ -15,7 +15,7 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
-from ._base import LinearBinaryClassifier
+from ._base import LinearBinaryClassifier, check_finite_weights
 
 
 class OnlineLinearClassifier(LinearBinaryClassifier):
@@ -25,7 +25,10 @@ class OnlineLinearClassifier(LinearBinaryClassifier):
     ``_run_epoch(X, y, order, mistakes, steps=None)`` (one pass over ``X[order]``
     that fills the boolean array ``mistakes`` and, if ``steps`` is an array, the
     record of every step that :func:`perceptron_lib.training_trace` reads).
+    ``X`` is a C-ordered float array or a CSR matrix (no ``steps`` then).
     """
+
+    _accepts_sparse = True
 
     def __init__(
         self,
@@ -47,20 +50,28 @@ class OnlineLinearClassifier(LinearBinaryClassifier):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Training examples.
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training examples; a sparse matrix is converted to CSR.
         y : array-like of shape (n_samples,)
-            Labels, two distinct values of any type.
+            Labels, two or more distinct values of any type (more than two:
+            one-vs-rest).
 
         Returns
         -------
         self
             The fitted classifier.
         """
-        X, signed = self._prepare_fit(X, y)
-        self._train(X, signed)
+        return self._fit_classes(X, y)
+
+    def _fit_binary(self, X, y: NDArray) -> None:
+        self._train(X, y)
         self._warn_if_not_converged()
-        return self
+
+    def _begin(self, n_features: int) -> None:
+        """Zero weights, a fresh order generator and an empty record of epochs."""
+        self._start(n_features)
+        self._rng = check_random_state(self.random_state)
+        self.mistakes_per_epoch_ = np.zeros(0, dtype=np.int64)
 
     def _train(self, X: NDArray, y: NDArray, record: list | None = None) -> None:
         """Run the epochs of ``fit`` on validated data, labels already -1/+1.
@@ -68,9 +79,7 @@ class OnlineLinearClassifier(LinearBinaryClassifier):
         With ``record`` (a list), every epoch appends ``(order, mistakes, steps)``:
         the order visited, the mistakes and the step record of the training loop.
         """
-        self._start(X.shape[1])
-        self._rng = check_random_state(self.random_state)
-        self.mistakes_per_epoch_ = np.zeros(0, dtype=np.int64)
+        self._begin(X.shape[1])
         for _ in range(self.max_iter):
             if self._one_epoch(X, y, record) == 0:
                 break
@@ -83,13 +92,13 @@ class OnlineLinearClassifier(LinearBinaryClassifier):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Training examples.
         y : array-like of shape (n_samples,)
             Their labels.
-        classes : array-like of shape (2,), optional
-            The two labels. Needed on the first call only when ``y`` holds just
-            one of them.
+        classes : array-like, optional
+            All the labels. Needed on the first call only when ``y`` does not
+            hold every one of them.
 
         Returns
         -------
@@ -97,21 +106,37 @@ class OnlineLinearClassifier(LinearBinaryClassifier):
             The classifier, updated.
         """
         first_call = not hasattr(self, "classes_")
-        if first_call:
-            self._validate_params()
+        self._validate_params()  # on every call: set_params may have changed them
         X, y = self._validate_training_data(X, y, reset=first_call)
         if first_call:
             self._set_classes(y, classes)
-            self._start(X.shape[1])
-            self._rng = check_random_state(self.random_state)
-            self.mistakes_per_epoch_ = np.zeros(0, dtype=np.int64)
+            self.__dict__.pop("estimators_", None)
+            if self.classes_.shape[0] == 2:
+                self._begin(X.shape[1])
+            else:
+                self.estimators_ = self._binary_models()
+                for model in self.estimators_:
+                    model._begin(X.shape[1])
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             raise ValueError(
                 f"classes={np.unique(classes).tolist()} differs from the classes of the "
                 f"first call to partial_fit, {self.classes_.tolist()}."
             )
-        self._one_epoch(X, self._signed_labels(y))
+        if self.classes_.shape[0] == 2:
+            self._one_epoch(X, self._signed_labels(y))
+            return self
+        self._check_known_labels(y)
+        for model, label in zip(self.estimators_, self.classes_, strict=True):
+            model.set_params(**self._shared_params())
+            model._one_epoch(X, np.where(y == label, 1.0, -1.0))
+        self._combine_binary_models()
         return self
+
+    def _shared_params(self) -> dict:
+        """The parameters the binary models of one-vs-rest take from this model."""
+        params = self.get_params(deep=False)
+        params.pop("random_state", None)  # each binary model keeps its own seed
+        return params
 
     # -- the pass -----------------------------------------------------------
 
@@ -126,6 +151,7 @@ class OnlineLinearClassifier(LinearBinaryClassifier):
             steps = np.empty((n_samples, X.shape[1] + 2))
             self._run_epoch(X, y, order, mistakes, steps)
             record.append((order, mistakes, steps))
+        check_finite_weights(self, self.mistakes_per_epoch_.shape[0] + 1, X)
         count = int(mistakes.sum())
         self.mistakes_per_epoch_ = np.append(self.mistakes_per_epoch_, count)
         self.n_iter_ = self.mistakes_per_epoch_.shape[0]
@@ -139,5 +165,5 @@ class OnlineLinearClassifier(LinearBinaryClassifier):
                 f"its last epoch and stopped at max_iter={self.max_iter}. The data may not "
                 "be linearly separable; the weights are those after the last epoch.",
                 ConvergenceWarning,
-                stacklevel=3,
+                stacklevel=5,
             )

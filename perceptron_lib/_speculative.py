@@ -58,6 +58,8 @@ epoch runs in one thread, with the same result.
 
 from __future__ import annotations
 
+import contextlib
+import math
 import threading
 
 import numpy as np
@@ -183,8 +185,10 @@ def _parallel_block_activations(X, order, start, stop, w, b, out, interleave):
 
 
 @compiled
-def _score_block(X, order, start, stop, w, b, out, interleave, use_threads, stats):
-    if use_threads and (stop - start) * w.shape[0] >= PARALLEL_WORK:
+def _score_block(X, order, start, stop, w, b, out, interleave, threads, stats):
+    # ``threads`` is None or an array: numba drops the branch when it is None, so
+    # the parallel function is compiled only by a fit that may use threads.
+    if threads is not None and (stop - start) * w.shape[0] >= PARALLEL_WORK:
         _parallel_block_activations(X, order, start, stop, w, b, out, interleave)
         if stats is not None:
             stats[4] += 1
@@ -194,7 +198,7 @@ def _score_block(X, order, start, stop, w, b, out, interleave, use_threads, stat
 
 @compiled
 def _speculative_perceptron_epoch(
-    X, y, order, w, b, eta, fit_intercept, mistakes, steps, out, interleave, use_threads, stats
+    X, y, order, w, b, eta, fit_intercept, mistakes, steps, out, interleave, threads, stats
 ):
     """The perceptron epoch of ``_loops.perceptron_epoch``, speculating on long stretches.
 
@@ -212,6 +216,8 @@ def _speculative_perceptron_epoch(
             # Mistakes are near: the plain loop, one example at a time.
             i = order[t]
             a = activation(w, b, X[i])
+            if not math.isfinite(a):
+                return math.nan  # overflow: the caller raises
             mistake = y[i] * a <= 0.0
             mistakes[t] = mistake
             if mistake:
@@ -228,12 +234,12 @@ def _speculative_perceptron_epoch(
             t += 1
             continue
         # A long mistake-free stretch: score a whole block with the current weights.
-        stop = min(t + (block if use_threads else SERIAL_BLOCK), n)
-        _score_block(X, order, t, stop, w, b, out, interleave, use_threads, stats)
+        stop = min(t + (block if threads is not None else SERIAL_BLOCK), n)
+        _score_block(X, order, t, stop, w, b, out, interleave, threads, stats)
         k = t
         while k < stop:
             i = order[k]
-            if y[i] * out[k] <= 0.0:
+            if not math.isfinite(out[k]) or y[i] * out[k] <= 0.0:
                 break
             mistakes[k] = False
             if steps is not None:
@@ -243,6 +249,8 @@ def _speculative_perceptron_epoch(
             stats[0] += 1
             stats[2] += stop - t
         if k < stop:
+            if not math.isfinite(out[k]):
+                return math.nan  # overflow: the caller raises
             # The first mistake of the block: update, then resume right after it.
             i = order[k]
             mistakes[k] = True
@@ -285,7 +293,7 @@ def _speculative_averaged_epoch(
     steps,
     out,
     interleave,
-    use_threads,
+    threads,
     stats,
 ):
     """The averaged perceptron's epoch (``_loops.averaged_perceptron_epoch``), speculating."""
@@ -298,6 +306,8 @@ def _speculative_averaged_epoch(
         if gap < wait:
             i = order[t]
             a = activation(w, b, X[i])
+            if not math.isfinite(a):
+                return math.nan, beta, count  # overflow: the caller raises
             mistake = y[i] * a <= 0.0
             mistakes[t] = mistake
             if mistake:
@@ -316,12 +326,12 @@ def _speculative_averaged_epoch(
             count += 1.0
             t += 1
             continue
-        stop = min(t + (block if use_threads else SERIAL_BLOCK), n)
-        _score_block(X, order, t, stop, w, b, out, interleave, use_threads, stats)
+        stop = min(t + (block if threads is not None else SERIAL_BLOCK), n)
+        _score_block(X, order, t, stop, w, b, out, interleave, threads, stats)
         k = t
         while k < stop:
             i = order[k]
-            if y[i] * out[k] <= 0.0:
+            if not math.isfinite(out[k]) or y[i] * out[k] <= 0.0:
                 break
             mistakes[k] = False
             if steps is not None:
@@ -332,6 +342,8 @@ def _speculative_averaged_epoch(
             stats[0] += 1
             stats[2] += stop - t
         if k < stop:
+            if not math.isfinite(out[k]):
+                return math.nan, beta, count  # overflow: the caller raises
             i = order[k]
             mistakes[k] = True
             step = eta * y[i]
@@ -358,6 +370,21 @@ def _speculative_averaged_epoch(
             wait = max(SPECULATE_AFTER, wait // 2)
             t = stop
     return b, beta, count
+
+
+@contextlib.contextmanager
+def _threads_if_allowed():
+    """Yield None (one thread) or a marker array (threads allowed and free now).
+
+    Threads are used only with :data:`USE_THREADS`; only then is numba's thread
+    pool started and the parallel scoring compiled.
+    """
+    if not USE_THREADS:
+        yield None
+        return
+    _start_threading_layer()
+    with _ThreadsIfFree() as threads_free:
+        yield np.ones(1) if threads_free else None
 
 
 class _ThreadsIfFree:
@@ -424,10 +451,8 @@ def perceptron_epoch(X, y, order, w, b, eta, fit_intercept, mistakes, steps=None
     True
     """
     interleave = fits_in_cache(X)
-    _start_threading_layer()
-    with _ThreadsIfFree() as threads_free:
-        use_threads = USE_THREADS and threads_free
-        if not (interleave or use_threads):
+    with _threads_if_allowed() as threads:
+        if not (interleave or threads is not None):
             # Out of cache and in one thread, scoring in blocks gains nothing.
             return _plain_perceptron_epoch(X, y, order, w, b, eta, fit_intercept, mistakes, steps)
         out = np.empty(order.shape[0])
@@ -443,7 +468,7 @@ def perceptron_epoch(X, y, order, w, b, eta, fit_intercept, mistakes, steps=None
             steps,
             out,
             interleave,
-            use_threads,
+            threads,
             stats,
         )
 
@@ -458,10 +483,8 @@ def averaged_perceptron_epoch(
     :func:`perceptron_epoch`.
     """
     interleave = fits_in_cache(X)
-    _start_threading_layer()
-    with _ThreadsIfFree() as threads_free:
-        use_threads = USE_THREADS and threads_free
-        if not (interleave or use_threads):
+    with _threads_if_allowed() as threads:
+        if not (interleave or threads is not None):
             return _plain_averaged_epoch(
                 X, y, order, w, b, u, beta, count, eta, fit_intercept, mistakes, steps
             )
@@ -481,6 +504,6 @@ def averaged_perceptron_epoch(
             steps,
             out,
             interleave,
-            use_threads,
+            threads,
             stats,
         )

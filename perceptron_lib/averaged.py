@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from ._base import is_sparse
 from ._online import OnlineLinearClassifier
+from ._sparse_loops import sparse_averaged_perceptron_epoch
 from ._speculative import averaged_perceptron_epoch
 
 
@@ -45,16 +47,19 @@ class AveragedPerceptron(OnlineLinearClassifier):
 
     Attributes
     ----------
-    classes_ : ndarray of shape (2,)
-        The two labels, sorted; ``classes_[1]`` is the positive class.
-    coef_ : ndarray of shape (n_features,)
-        The averaged weight vector.
-    intercept_ : float
+    classes_ : ndarray of shape (n_classes,)
+        The labels, sorted; with two, ``classes_[1]`` is the positive class.
+    coef_ : ndarray of shape (n_features,) or (n_classes, n_features)
+        The averaged weight vector (one row per class with more than two
+        classes, one-vs-rest).
+    intercept_ : float or ndarray of shape (n_classes,)
         The averaged bias.
-    last_coef_ : ndarray of shape (n_features,)
+    last_coef_ : ndarray of shape (n_features,) or (n_classes, n_features)
         The current (last) weight vector, as :class:`Perceptron` would return it.
-    last_intercept_ : float
+    last_intercept_ : float or ndarray of shape (n_classes,)
         The current (last) bias.
+    estimators_ : list of AveragedPerceptron
+        With more than two classes only: the binary model of each class.
     n_features_in_ : int
         Number of features seen during ``fit``.
     n_iter_ : int
@@ -82,6 +87,8 @@ class AveragedPerceptron(OnlineLinearClassifier):
     True
     """
 
+    _stacked_attributes = ("last_coef_", "last_intercept_")
+
     def _start(self, n_features: int) -> None:
         self.last_coef_ = np.zeros(n_features)
         self.last_intercept_ = 0.0
@@ -92,10 +99,7 @@ class AveragedPerceptron(OnlineLinearClassifier):
     def _run_epoch(
         self, X: NDArray, y: NDArray, order: NDArray, mistakes: NDArray, steps=None
     ) -> None:
-        b, beta, count = averaged_perceptron_epoch(
-            X,
-            y,
-            order,
+        state = (
             self.last_coef_,
             self.last_intercept_,
             self._cached_coef,
@@ -104,8 +108,13 @@ class AveragedPerceptron(OnlineLinearClassifier):
             float(self.eta),
             self.fit_intercept,
             mistakes,
-            steps,
         )
+        if is_sparse(X):
+            b, beta, count = sparse_averaged_perceptron_epoch(
+                X.data, X.indices, X.indptr, y, order, *state
+            )
+        else:
+            b, beta, count = averaged_perceptron_epoch(X, y, order, *state, steps)
         self.last_intercept_, self._cached_intercept, self._counter = (
             float(b),
             float(beta),

@@ -10,7 +10,7 @@ from numpy.typing import ArrayLike
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval
 
-from ._base import LinearBinaryClassifier
+from ._base import LinearBinaryClassifier, check_finite_activations, check_finite_weights
 
 
 class BatchPerceptron(LinearBinaryClassifier):
@@ -99,21 +99,26 @@ class BatchPerceptron(LinearBinaryClassifier):
         X : array-like of shape (n_samples, n_features)
             Training examples.
         y : array-like of shape (n_samples,)
-            Labels, two distinct values of any type.
+            Labels, two or more distinct values of any type (more than two:
+            one-vs-rest).
 
         Returns
         -------
         self
             The fitted classifier.
         """
-        X, signed = self._prepare_fit(X, y)
+        return self._fit_classes(X, y)
+
+    def _fit_binary(self, X, signed) -> None:
         n_samples = X.shape[0]
         self.coef_, self.intercept_ = np.zeros(X.shape[1]), 0.0
         mistakes_per_pass = []
         self.converged_ = False
         stuck = False
         for _ in range(self.max_iter):
-            misclassified = signed * (X @ self.coef_ + self.intercept_) <= 0
+            activations = X @ self.coef_ + self.intercept_
+            check_finite_activations(self, activations, len(mistakes_per_pass) + 1, X)
+            misclassified = signed * activations <= 0
             mistakes_per_pass.append(int(misclassified.sum()))
             if not misclassified.any():
                 self.converged_ = True
@@ -130,6 +135,7 @@ class BatchPerceptron(LinearBinaryClassifier):
             self.coef_ -= self.eta * delta
             self.intercept_ = float(self.intercept_ - self.eta * delta_bias)
         self.mistakes_per_epoch_ = np.array(mistakes_per_pass, dtype=np.int64)
+        check_finite_weights(self, len(mistakes_per_pass), X)  # after a last step
         self.n_iter_ = len(mistakes_per_pass)
         if not self.converged_:
             reason = (
@@ -141,6 +147,5 @@ class BatchPerceptron(LinearBinaryClassifier):
                 f"BatchPerceptron did not converge: {reason} "
                 f"({mistakes_per_pass[-1]} misclassified).",
                 ConvergenceWarning,
-                stacklevel=2,
+                stacklevel=4,
             )
-        return self

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import time
 import warnings
+from copy import deepcopy
 from numbers import Integral, Real
 from typing import NamedTuple
 
@@ -42,8 +43,9 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.multiclass import check_classification_targets
 
-from ._base import LinearBinaryClassifier
+from ._base import LinearBinaryClassifier, check_finite_weights
 from ._loops import perceptron_epoch
 from .at_scale import _check_signed_data, mixing_weights
 
@@ -457,6 +459,20 @@ class ParameterMixingPerceptron(LinearBinaryClassifier):
         client = params.pop("client")
         return type(self)(client=client, **{k: clone(v, safe=False) for k, v in params.items()})
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False  # binary only, unlike the other perceptrons
+        return tags
+
+    def __deepcopy__(self, memo):
+        # A live client cannot be deep-copied: the copy shares it (as clones do).
+        copy = type(self).__new__(type(self))
+        memo[id(self)] = copy
+        for name, value in self.__dict__.items():
+            shared = name == "client" and isinstance(value, Client)
+            copy.__dict__[name] = value if shared else deepcopy(value, memo)
+        return copy
+
     def __getstate__(self):
         # A client cannot be pickled: a pickled model keeps its scheduler's address instead.
         state = dict(super().__getstate__())  # a copy: the model keeps its client
@@ -597,14 +613,23 @@ class ParameterMixingPerceptron(LinearBinaryClassifier):
         summaries = client.gather(
             [client.submit(_shard_summary, *pieces, pure=False) for pieces in raw]
         )
-        labels = set()
-        for x_shape, y_shape, finite, found in summaries:
+        for x_shape, y_shape, finite, _ in summaries:
             if len(x_shape) != 2 or y_shape != (x_shape[0],):
                 raise ValueError(f"A shard has X of shape {x_shape} and y of shape {y_shape}.")
             if not finite:
                 raise ValueError("X contains NaN or infinity.")
-            labels.update(found.tolist())
-        self._set_classes(np.array(sorted(labels)))
+        labels = np.concatenate([found for *_, found in summaries])
+        # The checks the NumPy path makes on y, here on the labels found on the workers.
+        if labels.dtype.kind in "fc" and not np.all(np.isfinite(labels)):
+            raise ValueError("Input y contains NaN or infinity.")
+        check_classification_targets(labels)
+        self._set_classes(np.unique(labels))
+        if self.classes_.shape[0] > 2:
+            raise ValueError(
+                f"Only binary classification is supported by {type(self).__name__}: "
+                f"expected two classes, got {self.classes_.shape[0]}: "
+                f"{self.classes_[:10].tolist()}."
+            )
         self.n_features_in_ = int(X.shape[1])
         shards = [
             client.submit(_prepare_shard, *pieces, self.classes_[1], pure=False) for pieces in raw
@@ -662,6 +687,8 @@ class ParameterMixingPerceptron(LinearBinaryClassifier):
             coefs, intercepts, k = (list(column) for column in zip(*results, strict=True))
             mu = mixing_weights(k, self.mixing)
             w, b = mix(coefs, intercepts, mu)
+            self.coef_, self.intercept_ = w, b
+            check_finite_weights(self, len(self._mistakes) + 1)
             seconds.append(time.perf_counter() - start)
             self._mistakes.append(k)
             mus.append(mu)

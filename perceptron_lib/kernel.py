@@ -23,6 +23,7 @@ caused an update), a number that grows with the updates.
 
 from __future__ import annotations
 
+import math
 import warnings
 from numbers import Integral, Real
 
@@ -58,6 +59,8 @@ def kernel_perceptron_epoch(gram, y, order, update_counts, b, mistakes):
             if update_counts[j] > 0:  # only examples that caused an update count
                 a += update_counts[j] * y[j] * gram[j, i]
         a += b
+        if not math.isfinite(a):
+            return math.nan  # overflow: the caller raises
         mistakes[t] = y[i] * a <= 0.0
         if mistakes[t]:
             update_counts[i] += 1
@@ -85,7 +88,7 @@ class KernelPerceptron(LinearBinaryClassifier):
         ``"rbf"`` is ``exp(-gamma ||x - z||^2)``. A callable ``kernel(A, B)``
         must return the matrix of ``K(a, b)`` for the rows of ``A`` and ``B``.
     degree : int, default=2
-        Degree of the polynomial kernel, >= 0; ignored by the others.
+        Degree of the polynomial kernel, >= 1; ignored by the others.
     gamma : float or None, default=None
         Scale of ``"poly"`` and ``"rbf"``, > 0; None means ``1 / n_features``.
     coef0 : float, default=1.0
@@ -110,8 +113,12 @@ class KernelPerceptron(LinearBinaryClassifier):
         Those examples: all the model keeps of the training data.
     dual_coef_ : ndarray of shape (1, n_SV)
         ``alpha_i y_i`` of the support vectors (as in scikit-learn's SVC).
-    intercept_ : ndarray of shape (1,)
-        The bias ``b``: the sum of ``y_i`` over all updates.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        The bias ``b``: the sum of ``y_i`` over all updates (one per class with
+        more than two classes).
+    estimators_ : list of KernelPerceptron
+        With more than two classes only: the binary model of each class
+        against the rest (one-vs-rest), which holds the attributes above.
     n_features_in_ : int
         Number of features seen during ``fit``.
     n_iter_ : int
@@ -143,7 +150,7 @@ class KernelPerceptron(LinearBinaryClassifier):
 
     _parameter_constraints: dict = {
         "kernel": [StrOptions({"linear", "poly", "rbf"}), callable],
-        "degree": [Interval(Integral, 0, None, closed="left")],
+        "degree": [Interval(Integral, 1, None, closed="left")],
         "gamma": [Interval(Real, 0, None, closed="neither"), None],
         "coef0": [Interval(Real, None, None, closed="neither")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
@@ -212,15 +219,23 @@ class KernelPerceptron(LinearBinaryClassifier):
         X : array-like of shape (n_samples, n_features)
             Training examples.
         y : array-like of shape (n_samples,)
-            Labels, two distinct values of any type.
+            Labels, two or more distinct values of any type (more than two:
+            one-vs-rest).
 
         Returns
         -------
         self
             The fitted classifier.
         """
-        X, signed = self._prepare_fit(X, y)
+        return self._fit_classes(X, y)
+
+    def _fit_binary(self, X, signed) -> None:
         gram = np.ascontiguousarray(self._kernel_matrix(X, X))  # n x n: 8 n^2 bytes
+        if not np.all(np.isfinite(gram)):
+            raise ValueError(
+                f"The kernel {self.kernel!r} overflowed on the training data (NaN or infinite "
+                "values); lower its degree or gamma, or scale the features."
+            )
         n_samples = X.shape[0]
         update_counts = np.zeros(n_samples, dtype=np.int64)
         bias = 0.0
@@ -240,6 +255,12 @@ class KernelPerceptron(LinearBinaryClassifier):
                     mistakes,
                 )
             )
+            if not np.isfinite(bias):
+                raise ValueError(
+                    f"Floating-point overflow in epoch {len(per_epoch) + 1} of KernelPerceptron: "
+                    "an activation is no longer finite; lower the kernel's degree or gamma, "
+                    "or scale the features."
+                )
             per_epoch.append(int(mistakes.sum()))
             if per_epoch[-1] == 0:
                 break
@@ -250,9 +271,8 @@ class KernelPerceptron(LinearBinaryClassifier):
                 f"epoch and stopped at max_iter={self.max_iter}. The data may not be "
                 "separable with this kernel; the model is that of the last epoch.",
                 ConvergenceWarning,
-                stacklevel=2,
+                stacklevel=4,
             )
-        return self
 
     def _store(self, X, signed, update_counts, bias, per_epoch) -> None:
         """Set the fitted attributes from the final counts and bias."""
@@ -273,6 +293,8 @@ class KernelPerceptron(LinearBinaryClassifier):
         evaluation per support vector and example.
         """
         X = self._validate_prediction_data(X)
+        if hasattr(self, "estimators_"):  # more than two classes: one score per class
+            return np.column_stack([model.decision_function(X) for model in self.estimators_])
         # From zero the first example is always a mistake: there is a support vector.
         scores = self.dual_coef_ @ self._kernel_matrix(self.support_vectors_, X)
         return scores[0] + self.intercept_[0]

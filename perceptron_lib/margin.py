@@ -9,27 +9,34 @@ perceptron towards the maximum-margin separator of support vector machines.
 
 from __future__ import annotations
 
+import math
 from numbers import Real
 
 import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils._param_validation import Interval
 
+from ._base import is_sparse
 from ._compile import compiled
-from ._loops import activation
+from ._loops import activation, record_step
 from ._online import OnlineLinearClassifier
+from ._sparse_loops import sparse_margin_perceptron_epoch
 
 
 @compiled
-def margin_perceptron_epoch(X, y, order, w, b, eta, tau, fit_intercept, updates):
+def margin_perceptron_epoch(X, y, order, w, b, eta, tau, fit_intercept, updates, steps=None):
     """One pass of the margin perceptron over ``X[order]``.
 
     ``w`` is updated in place; ``updates[t]`` is set to whether the t-th
-    example visited triggered an update. Returns the new bias.
+    example visited triggered an update; ``steps``, if given, records every
+    step as in :func:`perceptron_lib._loops.perceptron_epoch`. Returns the new
+    bias (NaN if an activation overflowed).
     """
     for t in range(order.shape[0]):
         i = order[t]
         a = activation(w, b, X[i])
+        if not math.isfinite(a):
+            return math.nan  # overflow: the caller raises
         # tau = 0 is exactly the perceptron's test y * a <= 0.
         updates[t] = y[i] * a <= tau
         if updates[t]:
@@ -38,6 +45,8 @@ def margin_perceptron_epoch(X, y, order, w, b, eta, tau, fit_intercept, updates)
                 w[j] += step * X[i, j]
             if fit_intercept:
                 b += step
+        if steps is not None:
+            record_step(steps, t, a, b, w)
     return b
 
 
@@ -121,17 +130,19 @@ class MarginPerceptron(OnlineLinearClassifier):
         self.coef_ = np.zeros(n_features)
         self.intercept_ = 0.0
 
-    def _run_epoch(self, X: NDArray, y: NDArray, order: NDArray, updates: NDArray) -> None:
-        self.intercept_ = float(
-            margin_perceptron_epoch(
-                X,
-                y,
-                order,
-                self.coef_,
-                self.intercept_,
-                float(self.eta),
-                float(self.tau),
-                self.fit_intercept,
-                updates,
-            )
+    def _run_epoch(
+        self, X: NDArray, y: NDArray, order: NDArray, updates: NDArray, steps=None
+    ) -> None:
+        state = (
+            self.coef_,
+            self.intercept_,
+            float(self.eta),
+            float(self.tau),
+            self.fit_intercept,
+            updates,
         )
+        if is_sparse(X):
+            b = sparse_margin_perceptron_epoch(X.data, X.indices, X.indptr, y, order, *state)
+        else:
+            b = margin_perceptron_epoch(X, y, order, *state, steps)
+        self.intercept_ = float(b)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from ._base import is_sparse
 from ._online import OnlineLinearClassifier
+from ._sparse_loops import sparse_perceptron_epoch
 from ._speculative import perceptron_epoch
 
 
@@ -40,12 +42,16 @@ class Perceptron(OnlineLinearClassifier):
 
     Attributes
     ----------
-    classes_ : ndarray of shape (2,)
-        The two labels, sorted; ``classes_[1]`` is the positive class.
-    coef_ : ndarray of shape (n_features,)
-        The weight vector ``w``.
-    intercept_ : float
-        The bias ``b``.
+    classes_ : ndarray of shape (n_classes,)
+        The labels, sorted; with two, ``classes_[1]`` is the positive class.
+    coef_ : ndarray of shape (n_features,) or (n_classes, n_features)
+        The weight vector ``w``; with more than two classes, one row per class
+        (one-vs-rest, as scikit-learn's ``Perceptron``).
+    intercept_ : float or ndarray of shape (n_classes,)
+        The bias ``b``; with more than two classes, one per class.
+    estimators_ : list of Perceptron
+        With more than two classes only: the binary model of each class against
+        the rest (labels -1/+1).
     n_features_in_ : int
         Number of features seen during ``fit``.
     n_iter_ : int
@@ -81,6 +87,22 @@ class Perceptron(OnlineLinearClassifier):
     def _run_epoch(
         self, X: NDArray, y: NDArray, order: NDArray, mistakes: NDArray, steps=None
     ) -> None:
+        if is_sparse(X):
+            self.intercept_ = float(
+                sparse_perceptron_epoch(
+                    X.data,
+                    X.indices,
+                    X.indptr,
+                    y,
+                    order,
+                    self.coef_,
+                    self.intercept_,
+                    float(self.eta),
+                    self.fit_intercept,
+                    mistakes,
+                )
+            )
+            return
         self.intercept_ = float(
             perceptron_epoch(
                 X,

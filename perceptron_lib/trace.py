@@ -102,10 +102,12 @@ def training_trace(estimator: OnlineLinearClassifier, X: ArrayLike, y: ArrayLike
 
     Parameters
     ----------
-    estimator : Perceptron, AveragedPerceptron or VotedPerceptron
+    estimator : Perceptron, AveragedPerceptron, VotedPerceptron or MarginPerceptron
         Its parameters define the run; it need not be fitted.
     X : array-like of shape (n_samples, n_features)
+        Dense examples.
     y : array-like of shape (n_samples,)
+        Labels of two classes.
 
     Returns
     -------
@@ -125,8 +127,8 @@ def training_trace(estimator: OnlineLinearClassifier, X: ArrayLike, y: ArrayLike
     """
     if not isinstance(estimator, OnlineLinearClassifier):
         raise TypeError(
-            "training_trace needs an online perceptron (Perceptron, AveragedPerceptron or "
-            f"VotedPerceptron), got {type(estimator).__name__}."
+            "training_trace needs an online perceptron (Perceptron, AveragedPerceptron, "
+            f"VotedPerceptron or MarginPerceptron), got {type(estimator).__name__}."
         )
     model = clone(estimator)
     X, signed = model._prepare_fit(X, y)

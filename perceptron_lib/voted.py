@@ -5,8 +5,10 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ._base import is_sparse
 from ._loops import perceptron_epoch
 from ._online import OnlineLinearClassifier
+from ._sparse_loops import sparse_perceptron_epoch
 
 # Scores are computed in blocks of examples so that the (block x n_vectors)
 # matrix of votes stays near this many entries, whatever the data size.
@@ -53,8 +55,9 @@ class VotedPerceptron(OnlineLinearClassifier):
         Freund and Schapire's ``c_k``: 1 for the example whose mistake created
         the vector (which the vector itself never classified), plus 1 for each
         example it then classified correctly, up to the next mistake.
-    coef_ : ndarray of shape (n_features,)
-        The last weight vector (the vote itself is not linear).
+    coef_ : ndarray of shape (n_features,) or (n_classes, n_features)
+        The last weight vector (the vote itself is not linear); one per class
+        with more than two classes, whose other attributes are in ``estimators_``.
     intercept_ : float
         The last bias.
     n_features_in_ : int
@@ -110,19 +113,12 @@ class VotedPerceptron(OnlineLinearClassifier):
         self, X: NDArray, y: NDArray, order: NDArray, mistakes: NDArray, steps=None
     ) -> None:
         start_coef, start_intercept = self.coef_.copy(), self.intercept_
-        self.intercept_ = float(
-            perceptron_epoch(
-                X,
-                y,
-                order,
-                self.coef_,
-                self.intercept_,
-                float(self.eta),
-                self.fit_intercept,
-                mistakes,
-                steps,
-            )
-        )
+        state = (self.coef_, self.intercept_, float(self.eta), self.fit_intercept, mistakes)
+        if is_sparse(X):
+            b = sparse_perceptron_epoch(X.data, X.indices, X.indptr, y, order, *state)
+        else:
+            b = perceptron_epoch(X, y, order, *state, steps)
+        self.intercept_ = float(b)
         positions = np.flatnonzero(mistakes)
         n_visited = order.shape[0]
         # Examples classified before this epoch's first mistake extend the
@@ -135,7 +131,8 @@ class VotedPerceptron(OnlineLinearClassifier):
         # the same order as the training loop adds them.
         updated = order[positions]
         steps = float(self.eta) * y[updated]
-        new_weights = np.cumsum(np.vstack([start_coef, steps[:, None] * X[updated]]), axis=0)[1:]
+        rows = X[updated].toarray() if is_sparse(X) else X[updated]
+        new_weights = np.cumsum(np.vstack([start_coef, steps[:, None] * rows]), axis=0)[1:]
         if self.fit_intercept:
             new_intercepts = np.cumsum(np.concatenate([[start_intercept], steps]))[1:]
         else:
@@ -154,10 +151,12 @@ class VotedPerceptron(OnlineLinearClassifier):
         predictions of ``classes_[1]``.
         """
         X = self._validate_prediction_data(X)
+        if hasattr(self, "estimators_"):  # more than two classes: one vote per class
+            return np.column_stack([model.decision_function(X) for model in self.estimators_])
         block = max(1, _VOTE_BLOCK_ENTRIES // max(1, self.weights_.shape[0]))
         votes = np.empty(X.shape[0])
         for start in range(0, X.shape[0], block):
-            scores = X[start : start + block] @ self.weights_.T + self.intercepts_
+            scores = np.asarray(X[start : start + block] @ self.weights_.T) + self.intercepts_
             signs = np.where(scores > 0, 1.0, -1.0)  # a = 0 votes -1, as it predicts
             votes[start : start + block] = signs @ self.survival_counts_
         return votes

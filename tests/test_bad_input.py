@@ -29,7 +29,6 @@ BAD_FIT_DATA = {
     "no features": (np.zeros((3, 0)), [0, 1, 0], ValueError, "0 feature"),
     "y too short": (X, [0, 1], ValueError, "inconsistent numbers of samples"),
     "one class": (X, [1, 1, 1], ValueError, "only one class"),
-    "three classes": (X, [0, 1, 2], ValueError, "OneVsRestClassifier"),
     "continuous labels": (X, [0.5, 1.2, 3.3], ValueError, "Unknown label type: continuous"),
     "NaN label": (X, [0, np.nan, 1], ValueError, "y contains NaN"),
     "2-d y": (X, np.zeros((3, 2)), ValueError, "1d array"),

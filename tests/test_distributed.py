@@ -449,3 +449,41 @@ def test_without_dask_the_import_error_says_what_to_install():
     assert result.returncode != 0
     assert "ImportError: perceptron_lib.distributed needs" in result.stderr
     assert 'pip install "dask[distributed]"' in result.stderr
+
+
+# -- no silent failure (issue 25) -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("labels", "match"),
+    [
+        (lambda y: np.where(np.arange(len(y)) == 7, np.nan, y), "NaN"),
+        (lambda y: y + np.linspace(0.0, 0.5, len(y)), "Unknown label type: continuous"),
+    ],
+    ids=["NaN label", "continuous labels"],
+)
+def test_dask_labels_are_checked_as_numpy_labels_are(client, labels, match):
+    X, y = separable()
+    bad = labels(y.astype(float))
+    with pytest.raises(ValueError, match=match):
+        ParameterMixingPerceptron(client=client).fit(X, bad)  # the NumPy path
+    with pytest.raises(ValueError, match=match):
+        ParameterMixingPerceptron(client=client).fit(da.from_array(X), da.from_array(bad))
+
+
+@pytest.mark.parametrize(("eta", "scale"), [(1e308, 1.0), (1.0, 1e200)])
+def test_overflow_on_the_cluster_raises(client, eta, scale):
+    X, y = separable()
+    with pytest.raises(ValueError, match="overflow"):
+        ParameterMixingPerceptron(client=client, eta=eta).fit(X * scale, y)
+
+
+def test_a_deep_copy_shares_the_live_client_and_copies_the_rest(client):
+    import copy
+
+    X, y = separable()
+    model = ParameterMixingPerceptron(client=client, n_shards=2).fit(X, y)
+    twin = copy.deepcopy(model)
+    assert twin.client is client
+    assert twin.coef_ is not model.coef_ and np.array_equal(twin.coef_, model.coef_)
+    assert np.array_equal(twin.predict(X), model.predict(X))

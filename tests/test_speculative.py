@@ -181,7 +181,7 @@ def python_epoch(X, y, order, w, b, eta, fit_intercept, mistakes, steps):
     out = np.empty(order.shape[0])
     _speculative._start_threading_layer()  # as the public wrapper does
     loop = _speculative._speculative_perceptron_epoch.py_func
-    return loop(X, y, order, w, b, eta, fit_intercept, mistakes, steps, out, True, False, None)
+    return loop(X, y, order, w, b, eta, fit_intercept, mistakes, steps, out, True, None, None)
 
 
 def test_python_mode_identical_to_compiled():
