@@ -78,7 +78,7 @@ def check_amdahl(amdahl: Callable[[float, int], float]) -> None:
     >>> check_amdahl(amdahl)
     All 7 checks passed for amdahl.
     """
-    check_function(amdahl, _reference_amdahl, _AMDAHL_CASES, hint=_amdahl_hint)
+    check_function(amdahl, _reference_amdahl, _AMDAHL_CASES, name="amdahl", hint=_amdahl_hint)
 
 
 # -- the first mistake of a block -----------------------------------------------------
@@ -173,7 +173,11 @@ def check_first_mistake(first_mistake: Callable[..., int]) -> None:
     All 11 checks passed for first_mistake.
     """
     check_function(
-        first_mistake, _reference_first_mistake, _FIRST_MISTAKE_CASES, hint=_first_mistake_hint
+        first_mistake,
+        _reference_first_mistake,
+        _FIRST_MISTAKE_CASES,
+        name="first_mistake",
+        hint=_first_mistake_hint,
     )
 
 
@@ -192,6 +196,9 @@ def _mix_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> list[str
     # without mistakes (k / sum k with the 0/0 replaced by 0). One hint for both.
     total = mistakes.sum()
     unnormalised = mistakes @ weights if total > 0 else np.zeros(weights.shape[1])
+    # Or never divided at all, the uniform mix included: the plain sum of the rows.
+    uniform = arguments["mixing"] == "uniform" or total == 0
+    never_divided = (np.ones_like(mistakes) if uniform else mistakes) @ weights
     with np.errstate(invalid="ignore", divide="ignore"):
         undefined = (mistakes / total) @ weights  # 0 / 0 in a round without mistakes
     return diagnose(
@@ -205,6 +212,11 @@ def _mix_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> list[str
             ),
             (
                 unnormalised,
+                "the weights mu_i must add up to 1: divide the mistakes by their total, "
+                "and in a round without mistakes (total 0) mix uniformly.",
+            ),
+            (
+                never_divided,
                 "the weights mu_i must add up to 1: divide the mistakes by their total, "
                 "and in a round without mistakes (total 0) mix uniformly.",
             ),
@@ -253,4 +265,4 @@ def check_mix(mix: Callable[[ArrayLike, ArrayLike, str], NDArray]) -> None:
     >>> check_mix(mix)
     All 8 checks passed for mix.
     """
-    check_function(mix, _reference_mix, _MIX_CASES, hint=_mix_hint)
+    check_function(mix, _reference_mix, _MIX_CASES, name="mix", hint=_mix_hint)
