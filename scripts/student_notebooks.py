@@ -11,6 +11,10 @@ cell defines the function and ends with the checker call, ``ch03.check_update(
 update)``. In a student's copy the solution is replaced by an *answer cell*:
 the function's ``def`` line(s), a body that raises ``NotImplementedError``, and
 the same checker call, so the student fills in the body and runs the cell.
+An exercise whose answer is values (weights found by hand) ends its first
+solution cell with a checker call on names the cell assigns,
+``ch07.check_lifted_xor_weights(w, b)``; its answer cell assigns each of them
+``...`` (which the checker reports as not written yet) before the same call.
 
 Usage: ``python scripts/student_notebooks.py OUTPUT_DIR NOTEBOOK...``
 (``make student`` writes the book's chapters to ``_build/student``).
@@ -65,9 +69,11 @@ def student_copy(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
 def answer_source(solution_code: str) -> str | None:
     """Return the answer cell for a solution's first code cell, or None if it has none.
 
-    The cell must end with a checker call ``chNN.check_x(name)`` whose argument
-    is a function the cell defines; the answer keeps that function's ``def``
-    line(s), replaces its body, and ends with the same call.
+    The cell must end with a checker call ``chNN.check_x(name)``. If its
+    argument is a function the cell defines, the answer keeps that function's
+    ``def`` line(s), replaces its body, and ends with the same call. If the
+    call's arguments are names the cell assigns (an answer made of values),
+    the answer assigns each of them ``...`` and ends with the same call.
 
     >>> print(answer_source("def f(x,\\n      y):\\n    return x + y\\n\\n\\nch01.check_f(f)"))
     def f(x,
@@ -76,6 +82,10 @@ def answer_source(solution_code: str) -> str | None:
     <BLANKLINE>
     <BLANKLINE>
     ch01.check_f(f)
+    >>> print(answer_source("w = [1.0, 2.0]  # hand\\nb = -1.5\\nch07.check_w(w, b, gate='or')"))
+    w = ...  # your answer
+    b = ...  # your answer
+    ch07.check_w(w, b, gate='or')
     """
     try:
         module = ast.parse(solution_code)
@@ -89,11 +99,24 @@ def answer_source(solution_code: str) -> str | None:
         isinstance(call, ast.Call)
         and isinstance(call.func, ast.Attribute)
         and call.func.attr.startswith("check_")
-        and len(call.args) == 1
-        and isinstance(call.args[0], ast.Name)
+        and call.args
+        and all(isinstance(argument, ast.Name) for argument in call.args)
     ):
         return None
-    name = call.args[0].id
+    checker = ast.get_source_segment(solution_code, last)
+    assigned = {
+        target.id
+        for node in module.body
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    names = [argument.id for argument in call.args]
+    if all(name in assigned for name in names):  # an answer made of values
+        return "\n".join([*(f"{name} = ...  # your answer" for name in names), checker])
+    if len(names) != 1:
+        return None
+    name = names[0]
     functions = [
         node for node in module.body if isinstance(node, ast.FunctionDef) and node.name == name
     ]
@@ -105,7 +128,6 @@ def answer_source(solution_code: str) -> str | None:
     if not header:  # a one-line function: `def f(x): return x`
         return None
     indent = " " * (function.col_offset + 4)
-    checker = ast.get_source_segment(solution_code, last)
     return "\n".join([*header, indent + NOT_WRITTEN, "", "", checker])
 
 
@@ -115,9 +137,10 @@ def solution_code_cells(notebook: nbformat.NotebookNode) -> dict[str, str]:
     for cell in notebook.cells:
         if cell.cell_type == "markdown":
             _, inside_after = _strip_markdown(cell.source, inside)
-            if inside and SOLUTION_END.search(cell.source) and first_code is not None:
+            closes = inside and SOLUTION_END.search(cell.source) is not None
+            if closes and first_code is not None:
                 found[label] = first_code
-            if inside_after:
+            if inside_after and (closes or not inside):  # a new solution starts here
                 starts = SOLUTION_LABEL.findall(cell.source)
                 label, first_code = (starts[-1] if starts else None), None
             inside = inside_after
@@ -142,9 +165,11 @@ def _student_version(
                 answer_cell = nbformat.v4.new_code_cell(answer)
                 answer_cell.metadata["exercise_answer"] = label
                 cells.append(answer_cell)
-            if closes or inside_after:
+            if closes:
                 label, first_code = None, None
-            if inside_after:
+            # A Markdown cell inside a solution (text between its code cells) keeps the
+            # solution's label and first code cell; only a new solution-start resets them.
+            if inside_after and (closes or not inside):
                 starts = SOLUTION_LABEL.findall(cell.source)
                 label, first_code = (starts[-1] if starts else None), None
             if text.strip():

@@ -20,7 +20,7 @@ def lifted_quantities(X, y, w, b):
 
 def test_right_lifted_quantities_pass(capsys):
     ch05.check_lifted_quantities(lifted_quantities)
-    assert capsys.readouterr().out == "All 6 checks passed for lifted_quantities.\n"
+    assert capsys.readouterr().out == "All 8 checks passed for lifted_quantities.\n"
 
 
 def test_forgotten_lift_in_the_radius_gets_its_hint():
@@ -68,6 +68,8 @@ def test_missing_error_on_a_non_separator_is_caught_without_a_hint():
 
 def scaled_bound(X, y, w, b, c):
     X, y, w = (np.asarray(v, dtype=float) for v in (X, y, w))
+    if np.any(y * (X @ w + b) <= 0):
+        raise ValueError("(w, b) does not separate the data")
     radius_sq = c * c + np.max(np.sum(X**2, axis=1))
     gamma = np.min(y * (X @ w + b)) / np.sqrt(w @ w + (b / c) ** 2)
     return radius_sq / gamma**2
@@ -75,12 +77,14 @@ def scaled_bound(X, y, w, b, c):
 
 def test_right_scaled_bound_passes(capsys):
     ch05.check_scaled_bound(scaled_bound)
-    assert capsys.readouterr().out == "All 6 checks passed for scaled_bound.\n"
+    assert capsys.readouterr().out == "All 8 checks passed for scaled_bound.\n"
 
 
 def test_bias_not_divided_by_c_gets_its_hint():
     def b_not_scaled(X, y, w, b, c):
         X, y, w = (np.asarray(v, dtype=float) for v in (X, y, w))
+        if np.any(y * (X @ w + b) <= 0):
+            raise ValueError("(w, b) does not separate the data")
         radius_sq = c * c + np.max(np.sum(X**2, axis=1))
         return radius_sq / (np.min(y * (X @ w + b)) ** 2 / (w @ w + b * b))
 

@@ -10,14 +10,14 @@ from perceptron_lib.exercises import ExerciseFailure, ch06
 # -- the vote -------------------------------------------------------------------
 
 
-def vote(vectors, x):
+def voted_prediction(vectors, x):
     total = sum(c * (1 if np.dot(w, x) + b > 0 else -1) for w, b, c in vectors)
     return 1 if total > 0 else -1
 
 
 def test_right_vote_passes(capsys):
-    ch06.check_vote(vote)
-    assert capsys.readouterr().out == "All 9 checks passed for vote.\n"
+    ch06.check_vote(voted_prediction)
+    assert capsys.readouterr().out == "All 11 checks passed for voted_prediction.\n"
 
 
 def test_summing_activations_is_the_average_and_is_diagnosed():
@@ -28,7 +28,9 @@ def test_summing_activations_is_the_average_and_is_diagnosed():
     with pytest.raises(ExerciseFailure) as failure:
         ch06.check_vote(averaged)
     message = str(failure.value)
-    assert message.startswith("vote(vectors=[([1.0], 0.0, 2), ([-10.0], 0.0, 1)], x=[1.0])")
+    assert message.startswith(
+        "voted_prediction(vectors=[([1.0], 0.0, 2), ([-10.0], 0.0, 1)], x=[1.0])"
+    )
     assert "should return 1" in message
     assert "averaged perceptron's rule" in message
 
@@ -45,13 +47,27 @@ def test_forgetting_the_counts_is_diagnosed():
 def test_np_sign_tie_is_diagnosed_on_the_tie():
     def with_np_sign(vectors, x):
         total = sum(c * np.sign(np.dot(w, x) + b) for w, b, c in vectors)
-        return 1 if total >= 0 else -1
+        return 1 if total > 0 else -1
 
     with pytest.raises(ExerciseFailure) as failure:
         ch06.check_vote(with_np_sign)
     message = str(failure.value)
-    assert message.startswith("vote(vectors=[([1.0], 0.0, 1)], x=[0.0]) returned 1")
-    assert "test > 0" in message
+    assert message.startswith(
+        "voted_prediction(vectors=[([1.0], 0.0, 3), ([1.0], 1.0, 2)], x=[0.0]) returned 1"
+    )
+    assert "np.sign(0) is 0" in message
+
+
+def test_two_slips_at_once_get_no_hint_rather_than_a_guess():
+    def with_np_sign_and_tie(vectors, x):
+        total = sum(c * np.sign(np.dot(w, x) + b) for w, b, c in vectors)
+        return 1 if total >= 0 else -1
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch06.check_vote(with_np_sign_and_tie)
+    message = str(failure.value)
+    assert message.startswith("voted_prediction(vectors=[([1.0], 0.0, 1)], x=[0.0]) returned 1")
+    assert "Hint" not in message
 
 
 def test_an_unrelated_wrong_vote_gets_no_hint():
@@ -65,7 +81,7 @@ def test_an_unrelated_wrong_vote_gets_no_hint():
     assert "x=[0.0]" in str(failure.value)
 
     def flipped(vectors, x):
-        return -vote(vectors, x)
+        return -voted_prediction(vectors, x)
 
     with pytest.raises(ExerciseFailure) as failure:
         ch06.check_vote(flipped)
@@ -116,7 +132,7 @@ def test_right_averaged_perceptron_passes(capsys):
     [
         ({"sign": 0.0}, "that is the last (w, b)"),
         ({"count_all": False}, "after every example, mistake or not"),
-        ({"start": 0.0}, "start the counter at c = 1"),
+        ({"start": 0.0}, "starts its counter at c = 1; yours starts at 0"),
         ({"sign": 1.0}, "subtract the cached sums"),
     ],
 )
@@ -129,7 +145,7 @@ def test_each_slip_gets_its_own_hint(slip, hint):
     message = str(failure.value)
     assert hint in message
     if slip == {"sign": 1.0}:  # a slip no other one imitates: its hint alone
-        others = ("that is the last", "mistake or not", "counter at c = 1")
+        others = ("that is the last", "mistake or not", "counter at c = 1", "Or:")
         assert not any(other in message for other in others)
 
 

@@ -27,7 +27,7 @@ def test_lifted_xor_xnor_hint_only_when_every_input_is_wrong():
     with pytest.raises(ExerciseFailure) as failure:
         ch07.check_lifted_xor_weights([-1.0, -1.0, 2.0], 0.0)  # 3 wrong, one a = 0
     assert "XNOR" not in str(failure.value)
-    with pytest.raises(ValueError, match="three weights"):
+    with pytest.raises(ExerciseFailure, match="three weights"):
         ch07.check_lifted_xor_weights([1.0, 1.0], 0.0)
 
 
@@ -132,5 +132,5 @@ def test_two_layer_networks(capsys):
     with pytest.raises(ExerciseFailure) as failure:  # AND: wrong on (0, 0) only
         ch07.check_two_layer_network([[1, 1]], [-1.5], [1], -0.5)
     assert "Hint" not in str(failure.value)
-    with pytest.raises(ValueError, match="one weight per hidden unit"):
+    with pytest.raises(ExerciseFailure, match="one weight per hidden unit"):
         ch07.check_two_layer_network([[1, 1], [1, 1]], [0, 0], [1], 0)

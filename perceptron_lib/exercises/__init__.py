@@ -15,8 +15,8 @@ and are thin: they choose the cases and the reference, and
 
 What a check catches, besides a wrong value:
 
-- an exception raised by the student's function (reported with the case, and
-  chained so the traceback points into the student's code);
+- an exception raised by the student's function (reported with the case and
+  the line of the student's code that raised it);
 - a student's function that changes its arguments in place (the library never
   does, and a function that does silently corrupts the caller's data);
 - a returned value of the wrong kind or shape (a list of three numbers where
@@ -27,8 +27,11 @@ from __future__ import annotations
 
 import copy
 import inspect
+import traceback
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+import numpy as np
 
 from ._values import describe, mismatch, ordinal, size, unchanged
 
@@ -39,7 +42,9 @@ __all__ = [
     "describe",
     "diagnose",
     "mismatch",
+    "not_written",
     "ordinal",
+    "refuse_calls",
     "size",
 ]
 
@@ -79,8 +84,86 @@ class ExerciseFailure(AssertionError):
     """A student's answer is wrong; the message says on which case and how.
 
     It is an ``AssertionError``, so an exercise check behaves like an
-    ``assert`` in a notebook or under pytest.
+    ``assert`` in a notebook or under pytest (and nbgrader marks the cell
+    failed). In Jupyter it shows as its message alone: the checker's own
+    frames would only bury the verdict under a screenful of traceback.
     """
+
+    def _render_traceback_(self) -> list[str]:
+        # IPython calls this, if it exists, instead of formatting the frames.
+        return [f"\x1b[0;31mExerciseFailure\x1b[0m: {self}"]
+
+
+def not_written(**answers: Any) -> None:
+    """Raise :class:`ExerciseFailure` if an answer still holds the ``...`` of its scaffold.
+
+    The students' copies hand out ``w = ...``; a check run on it should say
+    what to do, not fail inside NumPy on an ``Ellipsis``.
+
+    Examples
+    --------
+    >>> not_written(w=[1.0, 2.0], b=0.5)
+    >>> not_written(w=[1.0, ...], b=0.5)
+    Traceback (most recent call last):
+    ...
+    perceptron_lib.exercises.ExerciseFailure: w is not written yet: replace each ... by \
+your answer (write your answer here).
+    """
+
+    def holds_ellipsis(value: Any) -> bool:
+        if value is Ellipsis:
+            return True
+        if isinstance(value, list | tuple):
+            return any(holds_ellipsis(item) for item in value)
+        return (
+            isinstance(value, np.ndarray)
+            and value.dtype == object
+            and any(holds_ellipsis(item) for item in value.ravel())
+        )
+
+    for name, value in answers.items():
+        if holds_ellipsis(value):
+            raise ExerciseFailure(
+                f"{name} is not written yet: replace each ... by your answer "
+                "(write your answer here)."
+            )
+
+
+def _names_used(code: Any) -> set[str]:
+    """Every global and attribute name a code object (and the functions inside it) uses."""
+    names = set(code.co_names)
+    for constant in code.co_consts:
+        if hasattr(constant, "co_names"):
+            names |= _names_used(constant)
+    return names
+
+
+def refuse_calls(function: Callable, names: Sequence[str], *, name: str) -> None:
+    """Raise :class:`ExerciseFailure` if ``function`` uses one of the library's ``names``.
+
+    An exercise that asks for a quantity the chapter computes with a library
+    function would be answered by calling it; this check sends the student
+    back to the definitions.
+
+    Examples
+    --------
+    >>> from perceptron_lib import lifted_radius
+    >>> refuse_calls(lambda X: max(sum(v * v for v in x) for x in X), ["lifted_radius"], name="R")
+    >>> refuse_calls(lambda X: lifted_radius(X), ["lifted_radius"], name="R")
+    Traceback (most recent call last):
+    ...
+    perceptron_lib.exercises.ExerciseFailure: R calls the library's lifted_radius: the \
+exercise is to compute it yourself, from the definitions.
+    """
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return
+    used = sorted(set(names) & _names_used(code))
+    if used:
+        raise ExerciseFailure(
+            f"{name} calls the library's {' and '.join(used)}: the exercise is to compute "
+            "it yourself, from the definitions."
+        )
 
 
 def _bind(function: Callable, arguments: tuple | dict) -> dict[str, Any] | None:
@@ -157,7 +240,8 @@ def _failure(
             if expected_error is not None
             else f"should return {describe(expected)}"
         )
-        return f"{call} raised {type(error).__name__} ({error}) but {should}.", error
+        where = _student_line(error, student_function)
+        return f"{call} raised {type(error).__name__} ({error}){where} but {should}.", error
     if expected_error is not None:
         return (
             f"{call} returned {describe(got)} but should raise "
@@ -186,6 +270,19 @@ def _failure(
     return f"{call} returned {describe(got)} but should return {describe(expected)}{detail}.", None
 
 
+def _student_line(error: BaseException, function: Callable) -> str:
+    """Say which line of the student's function raised ``error`` (empty if none did)."""
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return ""
+    frames = [
+        frame
+        for frame in traceback.extract_tb(error.__traceback__)
+        if frame.filename == code.co_filename and frame.line
+    ]
+    return f" at `{frames[-1].line.strip()}`" if frames else ""
+
+
 def _changed_argument(
     before: tuple | dict, after: tuple | dict, function: Callable
 ) -> tuple[str, Any, Any] | None:
@@ -210,10 +307,25 @@ def _hint_result(
     named = _bind(reference_function, case) or {}
     try:
         got, _ = _call(student_function, case)
-        expected, _ = _call(reference_function, case)
-        return hint(named, got, expected)
-    except Exception:  # nothing to diagnose (an exception, an odd value): no hint
+    except Exception:  # the student's function raised: its message says why, no hint
         return None
+    try:
+        expected, _ = _call(reference_function, case)
+    except Exception as error:  # the student should have raised: the hint gets the error
+        expected = error
+    try:
+        return hint(named, got, expected)
+    except Exception:  # nothing to diagnose (an odd value): no hint
+        return None
+
+
+class _Unknown:
+    """An expected value equal to nothing: a diagnosis then fits wherever it reproduces ``got``."""
+
+    def __eq__(self, other: object) -> bool:
+        return False
+
+    __hash__ = object.__hash__
 
 
 def _hint_text(
@@ -221,6 +333,7 @@ def _hint_text(
     failing_cases: Sequence[tuple | dict],
     student_function: Callable,
     reference_function: Callable,
+    passing_cases: Sequence[tuple | dict] = (),
 ) -> str | None:
     if hint is None or isinstance(hint, str):
         return hint
@@ -235,6 +348,21 @@ def _hint_text(
             break
         result = _hint_result(hint, case, student_function, reference_function)
         fitting &= set(result) if isinstance(result, list | tuple | set) else set()
+    # A suspected slip must also reproduce the cases the student got right: one that
+    # would have failed them is not the student's (asked with an expected value that
+    # equals nothing, a diagnosis fits exactly where its value is the student's).
+    named_hint = hint
+    for case in passing_cases:
+        if len(fitting) < 2:
+            break
+        named = _bind(reference_function, case) or {}
+        try:
+            got, _ = _call(student_function, case)
+            result = named_hint(named, got, _Unknown())
+        except Exception:  # a hint function that cannot say: no evidence either way
+            continue
+        if isinstance(result, list | tuple | set):
+            fitting &= set(result)
     return fitting.pop() if len(fitting) == 1 else None
 
 
@@ -275,7 +403,8 @@ def check_function(
     hint : str or callable, optional
         Added to a failure message. A callable gets ``(arguments, got,
         expected)`` of a failing case, with ``arguments`` a dict by parameter
-        name. It returns a hint or ``None`` for the smallest failing case; or,
+        name (``expected`` is the reference's exception where the student
+        should have raised). It returns a hint or ``None`` for the smallest failing case; or,
         better, the list of diagnoses that fit the case (see :func:`diagnose`):
         then a hint is shown only if exactly one diagnosis fits *every*
         failing case, so that a hint is never a guess.
@@ -327,10 +456,15 @@ def check_function(
     case, message, error = failures[0]
     message += f"\n{len(failures)} of {len(cases)} checks failed; this is the smallest."
     failing_cases = [failing_case for failing_case, *_ in failures]
-    hint_text = _hint_text(hint, failing_cases, student_function, reference_function)
+    passing_cases = [case for case in cases if all(case is not f for f in failing_cases)]
+    hint_text = _hint_text(
+        hint, failing_cases, student_function, reference_function, passing_cases
+    )
     if hint_text:
         message += f"\nHint: {hint_text}"
-    raise ExerciseFailure(message) from error
+    # From None: the student's exception is summed up in the message (with the line
+    # that raised it); its chained traceback would be some forty lines to scroll past.
+    raise ExerciseFailure(message) from None
 
 
 def check_value(answer: Any, expected: Any, *, name: str, hint: str | None = None) -> None:

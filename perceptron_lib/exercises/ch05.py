@@ -14,9 +14,12 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..convergence import lifted_bound, lifted_margin, lifted_radius
-from . import check_function
+from . import check_function, diagnose, refuse_calls
 
 __all__ = ["check_lifted_quantities", "check_scaled_bound"]
+
+# The library's answers to this chapter's exercises: a student's function may not call them.
+_LIBRARY_ANSWERS = ("lifted_radius", "lifted_margin", "lifted_bound")
 
 
 def _reference_lifted_quantities(
@@ -29,23 +32,67 @@ def _reference_lifted_quantities(
     )
 
 
-def _unlifted(arguments: Mapping[str, Any]) -> tuple[float, float]:
-    """The radius of x and the geometric margin: what a student who forgot the lift gets."""
+def _case(X, y, w, b, *rest) -> tuple:
+    """A case as the chapter's cells hold their data: NumPy arrays, labels as integers."""
+    return (np.array(X, dtype=float), np.array(y), np.array(w, dtype=float), b, *rest)
+
+
+def _quantities(X, y, w, b, *, constant=1.0, bias_weight=None, with_bias=True, square=True):
+    """``(R, gamma, bound)`` of the lifted space with the constant ``constant``, or a slip.
+
+    ``bias_weight`` is the weight on the constant feature in the norm (right:
+    ``b / constant``; ``0`` is the geometric margin); ``with_bias=False`` drops
+    ``b`` from the activations; ``square=False`` returns ``R / gamma``. None
+    if the slip would find no positive margin (its function would raise).
+    """
+    X, y, w = (np.asarray(v, dtype=float) for v in (X, y, w))
+    b = float(b)
+    bias_weight = b / constant if bias_weight is None else bias_weight
+    radius = float(np.sqrt(constant**2 + np.max(np.sum(X**2, axis=1))))
+    scores = y * (X @ w + (b if with_bias else 0.0))
+    if np.any(scores <= 0):
+        return None
+    gamma = float(scores.min() / np.hypot(np.linalg.norm(w), bias_weight))
+    return radius, gamma, (radius / gamma) ** (2 if square else 1)
+
+
+_BOUNDARY_HINT = (
+    "an example exactly on the boundary (y a = 0) is not separated either: test "
+    "y * a <= 0, not < 0, and raise ValueError."
+)
+
+
+def _boundary_slip(arguments: Mapping[str, Any], got: Any, expected: Any) -> list[str]:
+    """The strict test ``< 0``: confirmed when the case's smallest score is exactly 0."""
+    if not isinstance(expected, ValueError):
+        return []
     X, y, w = (np.asarray(arguments[key], dtype=float) for key in ("X", "y", "w"))
-    b = float(arguments["b"])
-    radius = float(np.linalg.norm(X, axis=1).max())
-    return radius, float(np.min(y * (X @ w + b)) / np.linalg.norm(w))
+    scores = y * (X @ w + float(arguments["b"]))
+    return [_BOUNDARY_HINT] if scores.min() == 0 and got is not None else []
 
 
-def _lifted_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> str | None:
-    if not isinstance(got, tuple | list) or len(got) != 3:
-        return "return three numbers, (R, gamma, bound)."
-    radius, geometric = _unlifted(arguments)
-    if np.isclose(float(got[0]), radius) and not np.isclose(radius, expected[0]):
-        return "R is the radius of the lifted examples (1, x): include the constant feature."
-    if np.isclose(float(got[1]), geometric) and not np.isclose(geometric, expected[1]):
-        return "divide by the length of the lifted weights (b, w), not of w alone."
-    return None
+def _lifted_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> list[str]:
+    if isinstance(expected, ValueError):
+        return _boundary_slip(arguments, got, expected)
+    X, y, w, b = (arguments[key] for key in ("X", "y", "w", "b"))
+    unlifted_radius = float(np.max(np.linalg.norm(np.asarray(X, dtype=float), axis=1)))
+    right = _quantities(X, y, w, b)
+    slips = [
+        (
+            (unlifted_radius, right[1], (unlifted_radius / right[1]) ** 2),
+            "R is the radius of the lifted examples (1, x): include the constant feature.",
+        ),
+        (
+            _quantities(X, y, w, b, bias_weight=0.0),
+            "divide by the length of the lifted weights (b, w), not of w alone.",
+        ),
+        (
+            _quantities(X, y, w, b, with_bias=False),
+            "the activation is w . x + b: the bias belongs in the margin's numerator.",
+        ),
+        (_quantities(X, y, w, b, square=False), "the bound is (R / gamma) squared."),
+    ]
+    return diagnose(got, expected, [(value, hint) for value, hint in slips if value is not None])
 
 
 def check_lifted_quantities(
@@ -55,26 +102,38 @@ def check_lifted_quantities(
 
     ``R = max_i ||(1, x_i)||``, ``gamma = min_i y_i (w . x_i + b) / ||(b, w)||``
     and ``bound = (R / gamma)^2``; a ``(w, b)`` that does not separate the
-    data certifies no bound, and the function must raise ``ValueError``.
+    data (some ``y_i (w . x_i + b) <= 0``, an example on the boundary included)
+    certifies no bound, and the function must raise ``ValueError``. ``X``,
+    ``y`` and ``w`` are NumPy arrays. The library's ``lifted_radius``,
+    ``lifted_margin`` and ``lifted_bound`` are the answer, so the function may
+    not call them.
 
     Examples
     --------
-    >>> from perceptron_lib.convergence import lifted_bound, lifted_margin, lifted_radius
-    >>> check_lifted_quantities(
-    ...     lambda X, y, w, b: (
-    ...         lifted_radius(X), lifted_margin(w, b, X, y), lifted_bound(w, b, X, y)
-    ...     )
-    ... )
-    All 6 checks passed for lifted_quantities.
+    >>> import numpy as np
+    >>> def lifted_quantities(X, y, w, b):
+    ...     scores = y * (X @ w + b)
+    ...     if np.any(scores <= 0):
+    ...         raise ValueError("not a separator")
+    ...     R = np.sqrt(1 + np.max(np.sum(X**2, axis=1)))
+    ...     gamma = scores.min() / np.sqrt(w @ w + b * b)
+    ...     return R, gamma, (R / gamma) ** 2
+    >>> check_lifted_quantities(lifted_quantities)
+    All 8 checks passed for lifted_quantities.
     """
+    refuse_calls(lifted_quantities, _LIBRARY_ANSWERS, name="lifted_quantities")
     three_X = [[1.0, 1.0], [0.5, 3.0], [2.0, 2.0]]
     cases = [
-        ([[1.0], [-1.0]], [1, -1], [1.0], 0.0),
-        ([[2.0], [0.0]], [1, -1], [1.0], -1.0),
-        ([[3.0, 4.0], [-1.0, 0.0]], [1, -1], [1.0, 0.0], 0.0),
-        (three_X, [1, 1, -1], [-1.0, 0.0], 1.5),
-        (three_X, [1, 1, -1], [1.0, 0.0], -1.5),  # not a separator: ValueError
-        ([[0.0, 0.0, 1.0], [1.0, 1.0, 0.0], [2.0, 0.0, 2.0]], [-1, 1, 1], [1.0, 1.0, 1.0], -0.5),
+        _case([[1.0], [-1.0]], [1, -1], [1.0], 0.0),
+        _case([[1.0], [0.0]], [1, -1], [1.0], 0.0),  # on the boundary: ValueError
+        _case([[2.0], [0.0]], [1, -1], [1.0], -1.0),
+        _case([[3.0, 4.0], [-1.0, 0.0]], [1, -1], [1.0, 0.0], 0.0),
+        _case(three_X, [1, 1, -1], [-1.0, 0.0], 1.5),
+        _case(three_X, [-1, -1, 1], [-1.0, 0.0], 1.5),  # the labels flipped: ValueError
+        _case(three_X, [1, 1, -1], [1.0, 0.0], -1.5),  # not a separator: ValueError
+        _case(
+            [[0.0, 0.0, 1.0], [1.0, 1.0, 0.0], [2.0, 0.0, 2.0]], [-1, 1, 1], [1.0, 1.0, 1.0], -0.5
+        ),
     ]
     check_function(
         lifted_quantities,
@@ -89,27 +148,28 @@ def _reference_scaled_bound(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float, 
     return lifted_bound(w, b, X, y, constant=c)
 
 
-def _bound_with(X, y, w, b, constant_in_radius: float, bias_weight: float) -> float:
-    X, y, w = (np.asarray(v, dtype=float) for v in (X, y, w))
-    radius_sq = constant_in_radius**2 + float(np.max(np.sum(X**2, axis=1)))
-    gamma = np.min(y * (X @ w + b)) / np.hypot(np.linalg.norm(w), bias_weight)
-    return float(radius_sq / gamma**2)
-
-
-def _scaled_hint(arguments: Mapping[str, Any], got: Any, expected: float) -> str | None:
+def _scaled_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> list[str]:
+    if isinstance(expected, ValueError):
+        return _boundary_slip(arguments, got, expected)
     X, y, w, b, c = (arguments[key] for key in ("X", "y", "w", "b", "c"))
-    try:
-        got = float(got)
-    except (TypeError, ValueError):
-        return "return one number, the bound."
-    if np.isclose(got, _bound_with(X, y, w, b, c, b)) and not np.isclose(got, expected):
-        return (
+    slips = [
+        (
+            _quantities(X, y, w, b, constant=c, bias_weight=b),
             "with the constant feature c the lifted weight on it is b / c (so that "
-            "(b / c) * c = b); you used b."
-        )
-    if np.isclose(got, _bound_with(X, y, w, b, 1.0, b / c)) and not np.isclose(got, expected):
-        return "the lifted examples are (c, x): their radius includes c, not 1."
-    return None
+            "(b / c) * c = b); you used b.",
+        ),
+        (
+            _quantities(X, y, w, b, constant=1.0, bias_weight=b / c),
+            "the lifted examples are (c, x): their radius includes c, not 1.",
+        ),
+        (
+            _quantities(X, y, w, b, constant=c, with_bias=False),
+            "the activation is w . x + b: the bias belongs in the margin's numerator.",
+        ),
+    ]
+    return diagnose(
+        got, expected, [(value[2], hint) for value, hint in slips if value is not None]
+    )
 
 
 def check_scaled_bound(scaled_bound: Callable[..., float]) -> None:
@@ -118,22 +178,33 @@ def check_scaled_bound(scaled_bound: Callable[..., float]) -> None:
     The lifted examples are ``(c, x_i)`` and the lifted weights ``(b / c, w)``
     (the same activations), so ``R^2 = c^2 + max_i ||x_i||^2``,
     ``gamma = min_i y_i (w . x_i + b) / ||(b / c, w)||`` and the bound is
-    ``(R / gamma)^2``.
+    ``(R / gamma)^2``. A ``(w, b)`` that does not separate the data (an example
+    on the boundary included) certifies no bound: raise ``ValueError``. ``X``,
+    ``y`` and ``w`` are NumPy arrays.
 
     Examples
     --------
-    >>> from perceptron_lib.convergence import lifted_bound
-    >>> check_scaled_bound(lambda X, y, w, b, c: lifted_bound(w, b, X, y, constant=c))
-    All 6 checks passed for scaled_bound.
+    >>> import numpy as np
+    >>> def scaled_bound(X, y, w, b, c):
+    ...     scores = y * (X @ w + b)
+    ...     if np.any(scores <= 0):
+    ...         raise ValueError("not a separator")
+    ...     gamma = scores.min() / np.sqrt(w @ w + (b / c) ** 2)
+    ...     return (c * c + np.max(np.sum(X**2, axis=1))) / gamma**2
+    >>> check_scaled_bound(scaled_bound)
+    All 8 checks passed for scaled_bound.
     """
+    refuse_calls(scaled_bound, _LIBRARY_ANSWERS, name="scaled_bound")
     three_X = [[1.0, 1.0], [0.5, 3.0], [2.0, 2.0]]
     cases = [
-        ([[2.0], [0.0]], [1, -1], [1.0], -1.0, 1.0),
-        ([[2.0], [0.0]], [1, -1], [1.0], -1.0, 2.0),
-        ([[2.0], [0.0]], [1, -1], [1.0], -1.0, 0.5),
-        ([[1.0], [-1.0]], [1, -1], [1.0], 0.0, 3.0),
-        (three_X, [1, 1, -1], [-1.0, 0.0], 1.5, 10.0),
-        (three_X, [1, 1, -1], [-1.0, 0.0], 1.5, 0.1),
+        _case([[2.0], [0.0]], [1, -1], [1.0], -1.0, 1.0),
+        _case([[2.0], [0.0]], [1, -1], [1.0], -1.0, 2.0),
+        _case([[2.0], [0.0]], [1, -1], [1.0], -1.0, 0.5),
+        _case([[1.0], [-1.0]], [1, -1], [1.0], 0.0, 3.0),
+        _case([[2.0], [1.0]], [1, -1], [1.0], -1.0, 2.0),  # on the boundary: ValueError
+        _case(three_X, [1, 1, -1], [-1.0, 0.0], 1.5, 10.0),
+        _case(three_X, [1, 1, -1], [-1.0, 0.0], 1.5, 0.1),
+        _case(three_X, [1, -1, -1], [-1.0, 0.0], 1.5, 2.0),  # not a separator: ValueError
     ]
     check_function(
         scaled_bound, _reference_scaled_bound, cases, name="scaled_bound", hint=_scaled_hint

@@ -19,7 +19,7 @@ from numpy.typing import ArrayLike, NDArray
 from .._loops import averaged_perceptron_epoch
 from ..averaging import vote as _library_vote
 from ..averaging import weighted_sum as _library_weighted_sum
-from . import ExerciseFailure, check_function, describe
+from . import ExerciseFailure, check_function, describe, diagnose, not_written
 
 __all__ = ["check_averaged_perceptron", "check_disagreement", "check_vote"]
 
@@ -41,70 +41,96 @@ def _reference_vote(vectors: Sequence, x: ArrayLike) -> int:
     return 1 if total > 0 else -1
 
 
-def _sign(value: float) -> int:
-    return 1 if value > 0 else -1
+def _voted(
+    vectors: Sequence, x: ArrayLike, *, tie=-1, total_tie=-1, bias=True, counts=True, own=True
+) -> int:
+    """The vote, or the vote with one of the usual slips (to confirm a hint).
+
+    ``tie`` is what a vector with activation 0 votes (-1 right, +1 for ``>= 0``,
+    0 for ``np.sign``); ``total_tie`` what a total of 0 predicts; ``bias=False``
+    forgets ``b``; ``counts=False`` gives every vector one vote; ``own=False``
+    adds up ``c * a`` (the averaged perceptron's rule).
+    """
+    weights, biases, counts_ = _arrays(vectors)
+    activations = weights @ np.asarray(x, dtype=float) + (biases if bias else 0.0)
+    votes = np.where(activations > 0, 1.0, np.where(activations < 0, -1.0, tie))
+    if not own:
+        votes = activations
+    total = float((counts_ if counts else np.ones_like(counts_)) @ votes)
+    return 1 if total > 0 else (-1 if total < 0 else total_tie)
 
 
-def _vote_hint(arguments: Mapping[str, Any], got: Any, expected: int) -> str | None:
-    weights, biases, counts = _arrays(arguments["vectors"])
-    x = np.asarray(arguments["x"], dtype=float)
-    activations = weights @ x + biases
-    own = np.where(activations > 0, 1.0, -1.0)
-    hints = []
-    if got == _sign(float(counts @ activations)):
-        hints.append(
-            "you added up c * (w . x + b), which is the averaged perceptron's rule. The vote "
-            "takes each vector's own prediction (+1 or -1) first, then adds c times it."
-        )
-    if got == _sign(float(own.sum())):
-        hints.append("every vector's vote counts c times: multiply its prediction by its count.")
-    # The tie slips: a vector with a = 0 voting +1 or abstaining (np.sign), or a total
-    # of 0 predicting +1.
-    at_least = np.where(activations >= 0, 1.0, -1.0)
-    abstaining = np.sign(activations)
-    tie_answers = {
-        _sign(float(at_least @ counts)),
-        1 if float(abstaining @ counts) >= 0 else -1,
-        1 if float(own @ counts) >= 0 else -1,
-    }
-    if got in tie_answers and got != expected:
-        hints.append(
-            "an activation of 0 predicts -1, and so does a total vote of 0: test > 0, "
-            "not >= 0 (and np.sign(0) is 0, which is neither)."
-        )
-    return " Or: ".join(hints) if hints else None
-
-
-_VOTE_CASES = [
-    ([([1.0], 0.0, 1)], [2.0]),
-    ([([1.0], 0.0, 1)], [0.0]),
-    ([([1.0], -1.0, 3)], [1.0]),
-    ([([1.0], 0.0, 1), ([-1.0], 0.0, 1)], [1.0]),
-    ([([1.0], 0.0, 3), ([-1.0], 0.0, 1)], [1.0]),
-    ([([1.0], 0.0, 2), ([-10.0], 0.0, 1)], [1.0]),
-    ([([1.0], 0.0, 1), ([1.0], 0.0, 1), ([-1.0], 0.0, 3)], [2.0]),
-    ([([1.0, 1.0], 1.0, 2), ([-1.0, -1.0], 0.0, 1)], [1.0, 2.0]),
-    ([([0.0, 1.0], 0.0, 4), ([2.0, -1.0], 1.0, 1), ([1.0, 1.0], -1.0, 2)], [0.5, -1.0]),
+_VOTE_SLIPS = [
+    (
+        {"own": False},
+        "you added up c * (w . x + b), which is the averaged perceptron's rule. The vote "
+        "takes each vector's own prediction (+1 or -1) first, then adds c times it.",
+    ),
+    (
+        {"counts": False},
+        "every vector's vote counts c times: multiply its prediction by its count.",
+    ),
+    ({"bias": False}, "each vector's activation is w . x + b: add its bias b."),
+    (
+        {"tie": 1},
+        "a vector whose activation is exactly 0 predicts -1: test w . x + b > 0, not >= 0.",
+    ),
+    (
+        {"tie": 0},
+        "np.sign(0) is 0, so a vector whose activation is exactly 0 did not vote; it "
+        "predicts -1 and votes -1.",
+    ),
+    ({"total_tie": 1}, "a total vote of exactly 0 predicts -1: test total > 0, not >= 0."),
 ]
 
 
-def check_vote(vote: Callable[[Sequence, ArrayLike], int]) -> None:
-    """Check ``vote(vectors, x) -> +1 or -1``, the voted perceptron's prediction.
+def _vote_hint(arguments: Mapping[str, Any], got: Any, expected: int) -> list[str]:
+    vectors, x = arguments["vectors"], arguments["x"]
+    return diagnose(
+        got, expected, [(_voted(vectors, x, **slip), hint) for slip, hint in _VOTE_SLIPS]
+    )
 
-    ``vectors`` is a list of ``(w, b, c)``: a weight vector, its bias and its
-    survival count. Each vector predicts +1 if ``w . x + b > 0`` and -1
-    otherwise; the answer is +1 if ``sum_k c_k * prediction_k > 0``, else -1.
+
+def _vote_case(vectors: Sequence, x: Sequence) -> tuple:
+    """A case as the chapter holds its vectors: NumPy arrays for w and x."""
+    return ([(np.array(w, dtype=float), b, c) for w, b, c in vectors], np.array(x, dtype=float))
+
+
+_VOTE_CASES = [
+    _vote_case([([1.0], 0.0, 1)], [2.0]),
+    _vote_case([([1.0], 0.0, 1)], [0.0]),  # a = 0: -1
+    _vote_case([([1.0], -2.0, 1)], [1.0]),  # the bias turns it negative
+    _vote_case([([1.0], -1.0, 3)], [1.0]),
+    _vote_case([([1.0], 0.0, 1), ([-1.0], 0.0, 1)], [1.0]),  # a total of 0: -1
+    _vote_case([([1.0], 0.0, 3), ([-1.0], 0.0, 1)], [1.0]),
+    _vote_case([([1.0], 0.0, 2), ([-10.0], 0.0, 1)], [1.0]),
+    _vote_case([([1.0], 0.0, 3), ([1.0], 1.0, 2)], [0.0]),  # a = 0 votes -1, not 0
+    _vote_case([([1.0], 0.0, 1), ([1.0], 0.0, 1), ([-1.0], 0.0, 3)], [2.0]),
+    _vote_case([([1.0, 1.0], 1.0, 2), ([-1.0, -1.0], 0.0, 1)], [1.0, 2.0]),
+    _vote_case([([0.0, 1.0], 0.0, 4), ([2.0, -1.0], 1.0, 1), ([1.0, 1.0], -1.0, 2)], [0.5, -1.0]),
+]
+
+
+def check_vote(voted_prediction: Callable[[Sequence, ArrayLike], int]) -> None:
+    """Check ``voted_prediction(vectors, x) -> +1 or -1``, the voted perceptron's prediction.
+
+    ``vectors`` is a list of ``(w, b, c)``: a weight vector (a NumPy array), its
+    bias and its survival count; ``x`` is a NumPy array. Each vector predicts
+    +1 if ``w . x + b > 0`` and -1 otherwise; the answer is +1 if
+    ``sum_k c_k * prediction_k > 0``, else -1.
 
     Examples
     --------
     >>> import numpy as np
-    >>> def vote(vectors, x):
+    >>> def voted_prediction(vectors, x):
     ...     total = sum(c * (1 if np.dot(w, x) + b > 0 else -1) for w, b, c in vectors)
     ...     return 1 if total > 0 else -1
-    >>> check_vote(vote)
-    All 9 checks passed for vote.
+    >>> check_vote(voted_prediction)
+    All 11 checks passed for voted_prediction.
     """
-    check_function(vote, _reference_vote, _VOTE_CASES, name="vote", hint=_vote_hint)
+    check_function(
+        voted_prediction, _reference_vote, _VOTE_CASES, name="voted_prediction", hint=_vote_hint
+    )
 
 
 # -- a case where the vote and the average disagree ----------------------------
@@ -127,6 +153,7 @@ def check_disagreement(vectors: Sequence, x: ArrayLike) -> None:
     perceptron_lib.exercises.ExerciseFailure: These vectors agree at x = [1.0]: the vote \
 predicts +1 (score 1) and so does the average (score 1).
     """
+    not_written(vectors=vectors, x=x)
     try:
         weights, biases, counts = _arrays(vectors)
         x = np.asarray(x, dtype=float)
@@ -173,70 +200,80 @@ def _reference_averaged(X: ArrayLike, y: ArrayLike, passes: int):
     return w - u / count, float(b - beta / count)
 
 
-def _variant(X, y, passes, *, count_every_example=True, start=1.0, sign=-1.0):
+def _variant(
+    X,
+    y,
+    passes,
+    *,
+    count_every_example=True,
+    start=1.0,
+    sign=-1.0,
+    count_first=False,
+    strict=False,
+    bias=True,
+):
     """Algorithm 7 with one of the usual slips, to confirm a hint."""
     X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
     w, u = np.zeros(X.shape[1]), np.zeros(X.shape[1])
     b, beta, count = 0.0, 0.0, start
     for _ in range(passes):
         for x, label in zip(X, y, strict=True):
-            mistake = label * (w @ x + b) <= 0
+            if count_first:
+                count += 1
+            score = label * (w @ x + b)
+            mistake = score < 0 if strict else score <= 0
             if mistake:
-                w, b = w + label * x, b + label
-                u, beta = u + label * count * x, beta + label * count
-            if count_every_example or mistake:
+                w, u = w + label * x, u + label * count * x
+                if bias:
+                    b, beta = b + label, beta + label * count
+            if not count_first and (count_every_example or mistake):
                 count += 1
     return w + sign * u / count, b + sign * beta / count
 
 
-def _last_weights(X, y, passes):
-    w, b = _variant(X, y, passes, sign=0.0)
-    return w, b
+_AVERAGED_SLIPS = [
+    (
+        {"sign": 0.0},
+        "that is the last (w, b); return the averaged ones, w - u / c and b - beta / c.",
+    ),
+    (
+        {"count_every_example": False},
+        "the counter c must grow by one after every example, mistake or not: it "
+        "counts how long each vector survives.",
+    ),
+    ({"start": 0.0}, "Algorithm 7 starts its counter at c = 1; yours starts at 0."),
+    (
+        {"count_first": True},
+        "add 1 to c after the example (and its update), not before it.",
+    ),
+    ({"sign": 1.0}, "subtract the cached sums: the average is w - u / c, not w + u / c."),
+    (
+        {"strict": True},
+        "an example exactly on the boundary is a mistake: test y (w . x + b) <= 0, not "
+        "< 0 (from zero weights every activation is 0).",
+    ),
+    ({"bias": False}, "update the bias too: b += y and beta += c y at every mistake."),
+]
 
 
-def _averaged_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> str | None:
-    if not isinstance(got, tuple | list) or len(got) != 2:
-        return "return two values: the averaged weights (an array) and the averaged bias."
+def _averaged_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> list[str]:
     X, y, passes = arguments["X"], arguments["y"], arguments["passes"]
-
-    def same(candidate) -> bool:
-        try:
-            return bool(
-                np.allclose(np.asarray(got[0], dtype=float), candidate[0])
-                and np.isclose(float(got[1]), candidate[1])
-            )
-        except (TypeError, ValueError):
-            return False
-
-    slips = [
-        (
-            _last_weights(X, y, passes),
-            "that is the last (w, b); return the averaged ones, w - u / c and b - beta / c.",
-        ),
-        (
-            _variant(X, y, passes, count_every_example=False),
-            "the counter c must grow by one after every example, mistake or not: it "
-            "counts how long each vector survives.",
-        ),
-        (_variant(X, y, passes, start=0.0), "start the counter at c = 1, as Algorithm 7 does."),
-        (
-            _variant(X, y, passes, sign=1.0),
-            "subtract the cached sums: the average is w - u / c, not w + u / c.",
-        ),
-    ]
-    # On a small case two slips can give the same answer: name every one that does.
-    hints = [hint for candidate, hint in slips if same(candidate)]
-    return " Or: ".join(hints) if hints else None
+    return diagnose(
+        got, expected, [(_variant(X, y, passes, **slip), hint) for slip, hint in _AVERAGED_SLIPS]
+    )
 
 
 _AVERAGED_CASES = [
-    ([[1.0]], [1], 1),
-    ([[1.0], [-1.0]], [1, -1], 1),
-    ([[1.0], [-1.0]], [1, -1], 3),
-    ([[2.0, 1.0], [-1.0, -2.0], [1.0, -1.0]], [1, -1, 1], 2),
-    ([[1.0, 1.0], [0.5, 3.0], [2.0, 2.0]], [1, 1, -1], 4),
-    ([[1.0, 3.0], [2.0, 3.0], [-3.0, 1.0], [1.0, -1.0]], [1, -1, 1, -1], 5),
-    ([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0], [0.0, 0.0]], [1, 1, -1, -1], 6),
+    (np.array(X, dtype=float), np.array(y), passes)
+    for X, y, passes in [
+        ([[1.0]], [1], 1),
+        ([[1.0], [-1.0]], [1, -1], 1),
+        ([[1.0], [-1.0]], [1, -1], 3),
+        ([[2.0, 1.0], [-1.0, -2.0], [1.0, -1.0]], [1, -1, 1], 2),
+        ([[1.0, 1.0], [0.5, 3.0], [2.0, 2.0]], [1, 1, -1], 4),
+        ([[1.0, 3.0], [2.0, 3.0], [-3.0, 1.0], [1.0, -1.0]], [1, -1, 1, -1], 5),
+        ([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0], [0.0, 0.0]], [1, 1, -1, -1], 6),
+    ]
 ]
 
 
@@ -249,7 +286,8 @@ def check_averaged_perceptron(
     in the order given, ``passes`` times (no early stop). On a mistake
     (``y (w . x + b) <= 0``) add ``y x`` to ``w``, ``y`` to ``b``, ``c y x`` to
     ``u`` and ``c y`` to ``beta``; after every example add 1 to ``c``. Return
-    ``w - u / c`` and ``b - beta / c``. Labels are -1 and +1.
+    ``w - u / c`` and ``b - beta / c``. ``X`` is a 2-d NumPy array and ``y`` an
+    array of labels -1 and +1.
 
     Examples
     --------

@@ -7,7 +7,7 @@ everywhere in the course.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from math import comb
+from math import comb, perm
 from numbers import Integral
 from typing import Any
 
@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..data import logic_gate
-from . import ExerciseFailure, check_function, describe
+from . import ExerciseFailure, check_function, describe, diagnose, not_written
 
 __all__ = [
     "check_conjunction_count",
@@ -56,9 +56,10 @@ def check_lifted_xor_weights(w: ArrayLike, b: float) -> None:
     the activation is 1.5 > 0, so the unit predicts +1, but 1 XOR 1 = 0 (it should
     predict -1).
     """
+    not_written(w=w, b=b)
     w = np.asarray(w, dtype=float)
     if w.shape != (3,):
-        raise ValueError(
+        raise ExerciseFailure(
             f"w must hold three weights, for x1, x2 and x1 AND x2; got shape {w.shape}."
         )
     b = float(b)
@@ -90,12 +91,15 @@ def check_lifted_xor_weights(w: ArrayLike, b: float) -> None:
 # -- the explicit feature map of the degree-2 polynomial kernel ---------------------
 
 _PAIRS = [
-    ([1.0], [2.0]),
-    ([-1.0], [3.0]),
-    ([1.0, 2.0], [3.0, -1.0]),
-    ([0.5, -1.0], [2.0, 2.0]),
-    ([1.0, 0.0, 2.0], [-1.0, 1.0, 1.0]),
-    ([1.0, 2.0, 3.0], [0.5, -0.5, 2.0]),
+    (np.array(x), np.array(z))
+    for x, z in [
+        ([1.0], [2.0]),
+        ([-1.0], [3.0]),
+        ([1.0, 2.0], [3.0, -1.0]),
+        ([0.5, -1.0], [2.0, 2.0]),
+        ([1.0, 0.0, 2.0], [-1.0, 1.0, 1.0]),
+        ([1.0, 2.0, 3.0], [0.5, -0.5, 2.0]),
+    ]
 ]
 
 
@@ -103,38 +107,39 @@ def _kernel(x: ArrayLike, z: ArrayLike) -> float:
     return float((np.dot(x, z) + 1.0) ** 2)
 
 
-def _without_root_two_on_pairs(x: np.ndarray, z: np.ndarray) -> float:
-    # (x.z + 1)^2 with each cross term x_j x_k z_j z_k (j < k) counted once, not twice.
-    first, second = np.triu_indices(x.shape[0], k=1)
-    cross = float(np.sum(x[first] * x[second] * z[first] * z[second]))
-    return _kernel(x, z) - cross
-
-
-def _poly2_hint(arguments: Mapping[str, Any], got: Any, expected: float) -> str | None:
+def _poly2_hint(arguments: Mapping[str, Any], got: Any, expected: float) -> list[str]:
     x = np.asarray(arguments["x"], dtype=float)
     z = np.asarray(arguments["z"], dtype=float)
-    got = float(got)
     dot = float(x @ z)
-    if np.isclose(got, expected - 1.0):
-        return "the constant 1 of (x . z + 1)^2 needs a feature too: add the feature 1."
-    if np.isclose(got, 1.0 + dot + dot**2):
-        return "2 x . z = (sqrt(2) x) . (sqrt(2) z): give x_j a factor sqrt(2)."
-    if x.shape[0] > 1 and np.isclose(got, _without_root_two_on_pairs(x, z)):
-        return (
-            "(x . z)^2 has each cross term x_j x_k z_j z_k twice: give the features "
-            "x_j x_k (j < k) a factor sqrt(2)."
-        )
-    if np.isclose(got, dot**2):
-        return "that is (x . z)^2; (x . z + 1)^2 also has the terms 2 x . z and 1."
-    return None
+    squares = float(np.sum(x**2 * z**2))
+    cross = (dot**2 - squares) / 2  # the sum of x_j x_k z_j z_k over j < k
+    kernel = _kernel(x, z)
+    return diagnose(
+        got,
+        expected,
+        [
+            (
+                kernel - 1.0,
+                "the constant 1 of (x . z + 1)^2 needs a feature too: add the feature 1.",
+            ),
+            (kernel - dot, "2 x . z = (sqrt(2) x) . (sqrt(2) z): give x_j a factor sqrt(2)."),
+            (
+                kernel - cross,
+                "(x . z)^2 has each cross term x_j x_k z_j z_k twice: give the features "
+                "x_j x_k (j < k) a factor sqrt(2).",
+            ),
+            (kernel - squares, "(x . z)^2 has the terms x_j^2 z_j^2: add the features x_j^2."),
+            (dot**2, "that is (x . z)^2; (x . z + 1)^2 also has the terms 2 x . z and 1."),
+        ],
+    )
 
 
 def check_poly2_features(poly2_features: Callable[[ArrayLike], ArrayLike]) -> None:
     """Check ``poly2_features(x)``: features whose dot product is ``(x . z + 1) ** 2``.
 
     The check computes ``feature_dot(x, z) = poly2_features(x) @ poly2_features(z)``
-    on pairs of vectors (1 to 3 features) and compares it with the kernel
-    ``(x . z + 1) ** 2``. Any order of the features is right.
+    on pairs of vectors (1-d NumPy arrays of 1 to 3 features) and compares it with
+    the kernel ``(x . z + 1) ** 2``. Any order of the features is right.
 
     Examples
     --------
@@ -176,15 +181,33 @@ def _reference_count(D: int, k: int) -> int:
     return sum(comb(D, order) for order in range(1, k + 1))
 
 
-def _count_hint(arguments: Mapping[str, Any], got: Any, expected: int) -> str | None:
+def _count_hint(arguments: Mapping[str, Any], got: Any, expected: int) -> list[str]:
     D, k = arguments["D"], arguments["k"]
-    if got == comb(D, k) and got != expected:
-        return "count the conjunctions of every order from 1 to k, not only of order k."
-    if got == expected + 1:
-        return "the empty conjunction (order 0) is not a feature: start at order 1."
-    if got == sum(D**order for order in range(1, k + 1)):
-        return "a conjunction is a set of distinct features: no order, no repeats."
-    return None
+    right = _reference_count(D, k)  # not `expected`, which may be unknown
+    return diagnose(
+        got,
+        expected,
+        [
+            (
+                comb(D, k),
+                "count the conjunctions of every order from 1 to k, not only of order k.",
+            ),
+            (right + 1, "the empty conjunction (order 0) is not a feature: start at order 1."),
+            (
+                right - comb(D, k),
+                "range(1, k) stops before k: the conjunctions of order k count too.",
+            ),
+            (
+                sum(D**order for order in range(1, k + 1)),
+                "a conjunction is a set of distinct features: no order, no repeats.",
+            ),
+            (
+                sum(perm(D, order) for order in range(1, k + 1)),
+                "a conjunction is a set: the order of its features does not matter "
+                "(comb, not perm).",
+            ),
+        ],
+    )
 
 
 def check_conjunction_count(n_conjunctions: Callable[[int, int], int]) -> None:
@@ -194,7 +217,7 @@ def check_conjunction_count(n_conjunctions: Callable[[int, int], int]) -> None:
 
     Examples
     --------
-    >>> from math import comb
+    >>> from math import comb, perm
     >>> check_conjunction_count(lambda D, k: sum(comb(D, j) for j in range(1, k + 1)))
     All 8 checks passed for n_conjunctions.
     """
@@ -251,18 +274,19 @@ def check_two_layer_network(
     >>> check_two_layer_network(W_hidden, b_hidden, [1, 1], -1.5, gate="xor")
     All 4 inputs of XOR are right.
     """
+    not_written(W_hidden=W_hidden, b_hidden=b_hidden, w_out=w_out, b_out=b_out)
     W_hidden = np.atleast_2d(np.asarray(W_hidden, dtype=float))
     b_hidden = np.atleast_1d(np.asarray(b_hidden, dtype=float))
     w_out = np.atleast_1d(np.asarray(w_out, dtype=float))
     n_hidden = W_hidden.shape[0]
     if W_hidden.shape != (n_hidden, 2) or b_hidden.shape != (n_hidden,):
-        raise ValueError(
+        raise ExerciseFailure(
             "W_hidden must have one row of two weights per hidden unit and b_hidden "
             "one bias per hidden unit; got shapes "
             f"{W_hidden.shape} and {b_hidden.shape}."
         )
     if w_out.shape != (n_hidden,):
-        raise ValueError(
+        raise ExerciseFailure(
             f"w_out needs one weight per hidden unit ({n_hidden}), got {w_out.shape}."
         )
     b_out = float(b_out)

@@ -78,7 +78,7 @@ def check_amdahl(amdahl: Callable[[float, int], float]) -> None:
     >>> check_amdahl(amdahl)
     All 7 checks passed for amdahl.
     """
-    check_function(amdahl, _reference_amdahl, _AMDAHL_CASES, hint=_amdahl_hint)
+    check_function(amdahl, _reference_amdahl, _AMDAHL_CASES, name="amdahl", hint=_amdahl_hint)
 
 
 # -- the first mistake of a block -----------------------------------------------------
@@ -94,43 +94,62 @@ def _reference_first_mistake(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float,
     return X.shape[0]
 
 
+def _first_at_or_after(scores: NDArray, start: int, *, strict: bool = False) -> int:
+    wrong = np.flatnonzero(scores[start:] < 0 if strict else scores[start:] <= 0)
+    return int(start + wrong[0]) if wrong.size else scores.shape[0]
+
+
 def _first_mistake_hint(arguments: Mapping[str, Any], got: Any, expected: int) -> list[str]:
     X = np.asarray(arguments["X"], dtype=float)
     y = np.asarray(arguments["y"], dtype=float)
     w, b = np.asarray(arguments["w"], dtype=float), float(arguments["b"])
     start = int(arguments["start"])
-    margins = y * (X @ w + b)
-    strict = np.flatnonzero(margins[start:] < 0)
-    from_zero = np.flatnonzero(margins <= 0)
+    scores = y * (X @ w + b)
+    right = _first_at_or_after(scores, start)  # not `expected`, which may be unknown
+    no_mistake = "when the block has no mistake, return len(y), the index just past the end."
     return diagnose(
         got,
         expected,
         [
             (
-                int(start + strict[0]) if strict.size else X.shape[0],
+                _first_at_or_after(scores, start, strict=True),
                 "an example exactly on the boundary (y a = 0) is a mistake too: test "
                 "y * a <= 0, not < 0.",
             ),
             (
-                int(from_zero[0]) if from_zero.size else X.shape[0],
+                _first_at_or_after(scores, 0),
                 "start looking at index start, not at 0: the examples before it were "
                 "already scored.",
             ),
-            (-1, "when the block has no mistake, return len(y), the index just past the end."),
-            (None, "when the block has no mistake, return len(y), the index just past the end."),
+            (
+                _first_at_or_after(y * (X @ w), start),
+                "the activation is w . x + b: add the bias.",
+            ),
+            (
+                right - start if right < len(y) else right,
+                "return the example's index in X, not its position counted from start.",
+            ),
+            (-1 if right == len(y) else right, no_mistake),
+            (None if right == len(y) else right, no_mistake),
         ],
     )
 
 
 _FIRST_MISTAKE_CASES = [
-    ([[1.0]], [1], [1.0], 0.0, 0),
-    ([[1.0]], [-1], [1.0], 0.0, 0),
-    ([[1.0], [-1.0]], [1, 1], [1.0], 0.0, 0),
-    ([[1.0], [0.0]], [1, 1], [1.0], 0.0, 0),  # a = 0 exactly: a mistake
-    ([[-1.0], [2.0], [-3.0]], [1, 1, 1], [1.0], 0.0, 1),  # the mistake before start
-    ([[1.0, 2.0], [2.0, -1.0], [0.5, 0.5]], [1, -1, 1], [1.0, 1.0], -0.5, 0),
-    ([[1.0, 2.0], [2.0, 1.0], [0.5, 0.5]], [1, 1, 1], [1.0, 1.0], -0.5, 0),  # none
-    ([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 1.0]], [1, 1, -1, -1], [1.0, 1.0], 0.0, 2),
+    (np.array(X, dtype=float), np.array(y), np.array(w, dtype=float), b, start)
+    for X, y, w, b, start in [
+        ([[1.0]], [1], [1.0], 0.0, 0),
+        ([[1.0]], [-1], [1.0], 0.0, 0),
+        ([[1.0]], [1], [1.0], -2.0, 0),  # the bias makes it a mistake
+        ([[2.0]], [1], [1.0], -2.0, 0),  # a = 0 exactly, through the bias: a mistake
+        ([[1.0], [-1.0]], [1, 1], [1.0], 0.0, 0),
+        ([[1.0], [0.0]], [1, 1], [1.0], 0.0, 0),  # a = 0 exactly: a mistake
+        ([[-1.0], [2.0], [-3.0]], [1, 1, 1], [1.0], 0.0, 1),  # the mistake before start
+        ([[-1.0], [2.0], [1.0]], [1, -1, 1], [1.0], 1.5, 1),
+        ([[1.0, 2.0], [2.0, -1.0], [0.5, 0.5]], [1, -1, 1], [1.0, 1.0], -0.5, 0),
+        ([[1.0, 2.0], [2.0, 1.0], [0.5, 0.5]], [1, 1, 1], [1.0, 1.0], -0.5, 0),  # none
+        ([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 1.0]], [1, 1, -1, -1], [1.0, 1.0], 0.0, 2),
+    ]
 ]
 
 
@@ -138,8 +157,9 @@ def check_first_mistake(first_mistake: Callable[..., int]) -> None:
     """Check ``first_mistake(X, y, w, b, start)``, the speculative block's search.
 
     It returns the smallest index ``i >= start`` with ``y[i] * (w . X[i] + b) <= 0``,
-    or ``len(y)`` if there is none: the examples from ``start`` on are scored with
-    the same weights, and the block ends at its first mistake.
+    or ``len(y)`` if there is none (``X``, ``y`` and ``w`` are NumPy arrays): the
+    examples from ``start`` on are scored with the same weights, and the block
+    ends at its first mistake.
 
     Examples
     --------
@@ -150,10 +170,14 @@ def check_first_mistake(first_mistake: Callable[..., int]) -> None:
     ...             return i
     ...     return len(y)
     >>> check_first_mistake(first_mistake)
-    All 8 checks passed for first_mistake.
+    All 11 checks passed for first_mistake.
     """
     check_function(
-        first_mistake, _reference_first_mistake, _FIRST_MISTAKE_CASES, hint=_first_mistake_hint
+        first_mistake,
+        _reference_first_mistake,
+        _FIRST_MISTAKE_CASES,
+        name="first_mistake",
+        hint=_first_mistake_hint,
     )
 
 
@@ -172,6 +196,11 @@ def _mix_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> list[str
     # without mistakes (k / sum k with the 0/0 replaced by 0). One hint for both.
     total = mistakes.sum()
     unnormalised = mistakes @ weights if total > 0 else np.zeros(weights.shape[1])
+    # Or never divided at all, the uniform mix included: the plain sum of the rows.
+    uniform = arguments["mixing"] == "uniform" or total == 0
+    never_divided = (np.ones_like(mistakes) if uniform else mistakes) @ weights
+    with np.errstate(invalid="ignore", divide="ignore"):
+        undefined = (mistakes / total) @ weights  # 0 / 0 in a round without mistakes
     return diagnose(
         got,
         expected,
@@ -186,29 +215,44 @@ def _mix_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> list[str
                 "the weights mu_i must add up to 1: divide the mistakes by their total, "
                 "and in a round without mistakes (total 0) mix uniformly.",
             ),
+            (
+                never_divided,
+                "the weights mu_i must add up to 1: divide the mistakes by their total, "
+                "and in a round without mistakes (total 0) mix uniformly.",
+            ),
+            (
+                undefined
+                if total == 0
+                else _reference_mix(weights, mistakes, arguments["mixing"]),
+                "in a round without mistakes k / sum(k) is 0 / 0: mix uniformly then.",
+            ),
         ],
     )
 
 
 _MIX_CASES = [
-    ([[1.0, 2.0]], [3], "uniform"),
-    ([[1.0, 2.0]], [3], "weighted"),
-    ([[1.0, 0.0], [0.0, 1.0]], [1, 1], "uniform"),
-    ([[1.0, 0.0], [0.0, 1.0]], [1, 3], "weighted"),
-    ([[1.0, 0.0], [0.0, 1.0]], [1, 3], "uniform"),
-    ([[2.0, 2.0], [2.0, 2.0]], [0, 0], "weighted"),
-    ([[1.0, -1.0, 0.5], [3.0, 1.0, -0.5], [0.0, 0.0, 4.0]], [2, 0, 6], "weighted"),
+    (np.array(weights, dtype=float), np.array(mistakes), mixing)
+    for weights, mistakes, mixing in [
+        ([[1.0, 2.0]], [3], "uniform"),
+        ([[1.0, 2.0]], [3], "weighted"),
+        ([[1.0, 0.0], [0.0, 1.0]], [1, 1], "uniform"),
+        ([[1.0, 0.0], [0.0, 1.0]], [1, 3], "weighted"),
+        ([[1.0, 0.0], [0.0, 1.0]], [1, 3], "uniform"),
+        ([[2.0, 2.0], [2.0, 2.0]], [0, 0], "weighted"),
+        ([[1.0, 3.0], [3.0, 1.0]], [0, 0], "weighted"),
+        ([[1.0, -1.0, 0.5], [3.0, 1.0, -0.5], [0.0, 0.0, 4.0]], [2, 0, 6], "weighted"),
+    ]
 ]
 
 
 def check_mix(mix: Callable[[ArrayLike, ArrayLike, str], NDArray]) -> None:
     """Check ``mix(weights, mistakes, mixing)``, one mixing step of parameter mixing.
 
-    ``weights`` has one row per shard, the (lifted) weight vector it ended its
-    epoch with; ``mistakes`` the number of mistakes each shard made; ``mixing``
-    is ``"uniform"`` (every shard counts 1/S) or ``"weighted"`` (in proportion to
-    its mistakes; uniformly in a round without mistakes). Returns the mixed
-    vector.
+    ``weights`` (a 2-d NumPy array) has one row per shard, the (lifted) weight
+    vector it ended its epoch with; ``mistakes`` (an array) the number of
+    mistakes each shard made; ``mixing`` is ``"uniform"`` (every shard counts
+    1/S) or ``"weighted"`` (in proportion to its mistakes; uniformly in a round
+    without mistakes). Returns the mixed vector.
 
     Examples
     --------
@@ -219,6 +263,6 @@ def check_mix(mix: Callable[[ArrayLike, ArrayLike, str], NDArray]) -> None:
     ...         k = np.ones_like(k)
     ...     return (k / k.sum()) @ np.asarray(weights, dtype=float)
     >>> check_mix(mix)
-    All 7 checks passed for mix.
+    All 8 checks passed for mix.
     """
-    check_function(mix, _reference_mix, _MIX_CASES, hint=_mix_hint)
+    check_function(mix, _reference_mix, _MIX_CASES, name="mix", hint=_mix_hint)
