@@ -284,9 +284,7 @@ def header_cell(file_name: str, cells: list) -> nbformat.NotebookNode:
     return cell
 
 
-def assignment_notebook(
-    chapter: nbformat.NotebookNode, file_name: str
-) -> nbformat.NotebookNode:
+def assignment_notebook(chapter: nbformat.NotebookNode, file_name: str) -> nbformat.NotebookNode:
     """Return the nbgrader source notebook of one chapter (the chapter is not changed)."""
     notebook = copy.deepcopy(chapter)
     cells = []
