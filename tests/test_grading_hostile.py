@@ -244,3 +244,44 @@ def test_sandbox_caps_processes_and_hides_the_machine(tmp_path):
     if sandbox.PIDS.is_dir():  # where the machine offers a pids cgroup
         assert started < 32, run.log
     assert "sees the course folder False" in run.log and "uid 65534" in run.log
+
+
+def test_misplaced_and_renamed_notebooks_are_found(tmp_path):
+    from grading import layout
+
+    assignments = {"ch05": ["05_convergence.ipynb"], "ch06": ["06_voting.ipynb"]}
+    files = {
+        "renamed/ch05/05_convergence (1).ipynb": "05 (1)",
+        "short-folder/ch5/05_convergence.ipynb": "ch5",
+        "at-root/05_convergence.ipynb": "root",
+        "stray/notes.ipynb": "stray",
+        "empty/readme.txt": "",
+        "two/ch06/06_voting.ipynb": "6",
+        "two/ch06/scratch.ipynb": "scratch",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    found, problems = layout.find(tmp_path, assignments)
+    by = {(h.student, h.assignment): h for h in found}
+    assert set(by) == {
+        ("renamed", "ch05"),
+        ("short-folder", "ch05"),
+        ("at-root", "ch05"),
+        ("two", "ch06"),
+    }
+    assert by["renamed", "ch05"].notebooks["05_convergence.ipynb"].read_text() == "05 (1)"
+    assert by["renamed", "ch05"].notes == [
+        "the notebook 05_convergence (1).ipynb was graded as 05_convergence.ipynb"
+    ]
+    assert by["short-folder", "ch05"].notes == ["found in the folder ch5/, graded as ch05"]
+    assert by["at-root", "ch05"].notes == ["found at the student's root as 05_convergence.ipynb"]
+    assert by["two", "ch06"].notebooks["06_voting.ipynb"].read_text() == "6"
+    assert by["two", "ch06"].notes == [
+        "the notebook scratch.ipynb is not part of ch06; not graded"
+    ]
+    assert sorted(problems) == [
+        ("empty", "nothing in the student's folder matches an assignment"),
+        ("stray", "nothing in the student's folder matches an assignment"),
+        ("stray", "the notebook notes.ipynb matches no assignment"),
+    ]

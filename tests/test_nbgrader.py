@@ -267,6 +267,8 @@ def test_second_run_loses_and_regrades_nothing(course, first_run, tmp_path):
     with grades.Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
         notebook = gradebook.find_assignment("ch01").notebooks[0].name
         gradebook.find_grade(written, notebook, "ch01", "answer-key").manual_score = 1.5
+        # ... and one of "typo", who then hands in a new version.
+        gradebook.find_grade(written, notebook, "ch01", "typo").manual_score = 1.25
         gradebook.db.commit()
     # Second class folder: "typo" hands in a corrected notebook, "late" is new,
     # "not-json" hands in the same broken file again.
@@ -293,6 +295,12 @@ def test_second_run_loses_and_regrades_nothing(course, first_run, tmp_path):
         for question in coding_questions(course, "ch01"):
             row = second[student, "ch01", question]
             assert row["score"] == row["max_score"], row
+    # ... the new version starts ungraded: the old manual score is archived, cleared,
+    assert second["typo", "ch01", written]["score"] == "", second["typo", "ch01", written]
+    (archived_grades,) = (course / "archive").glob("*/grades/typo/ch01.csv")
+    with open(archived_grades, newline="") as file:
+        old = {r["question"]: r for r in csv.DictReader(file)}
+    assert float(old[written]["manual_score"]) == 1.25
     # ... the replaced submission is archived, not lost,
     (archived,) = (course / "archive").glob("*/submitted/typo/ch01/*.ipynb")
     assert archived.read_bytes() == typo_before

@@ -71,7 +71,7 @@ def find(submitted: Path, assignments: dict[str, list[str]]):
             matched = True
             _match_names(item, notebooks, assignments[assignment])
         if not matched:
-            problems.append((student, "no notebook was found in the student's folder"))
+            problems.append((student, "nothing in the student's folder matches an assignment"))
     return list(found.values()), problems
 
 
