@@ -23,7 +23,7 @@ COURSE ?= $(BUILD)/nbgrader
 PDF    := $(BUILD)/pdf/perceptron-course.pdf
 
 .PHONY: help book test lint unit notebooks notebooks-portable build-check site binder chromium lab execute student bench clean lock
-.PHONY: assignments grade pdf pdf-check texlive
+.PHONY: assignments grade pdf pdf-check texlive bubblewrap
 
 help:
 	@echo "make book   build the HTML book into $(BUILD)/html"
@@ -37,7 +37,7 @@ help:
 	@echo "make assignments  nbgrader assignments ch01, ch02, ... from the chapters, in $(COURSE)"
 	@echo "make grade SUBMITTED=DIR  autograde DIR/<student>/chNN/*.ipynb: $(COURSE)/grades.csv"
 	@echo "make pdf    the whole book as one PDF, $(PDF)"
-	@echo "make bench  time perceptron_lib against scikit-learn"
+	@echo "make bench  time perceptron_lib against scikit-learn, and grading a class"
 	@echo "make lock   regenerate requirements.txt (every package pinned) from requirements.in"
 	@echo "make clean  remove build outputs (keeps .venv)"
 
@@ -59,7 +59,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-unit: $(STAMP)
+unit: $(STAMP) bubblewrap
 	$(BIN)/python -m pytest -q tests perceptron_lib --ignore=tests/test_site.py \
 		--ignore=tests/test_jupyterlab.py --ignore=tests/test_pdf.py --ignore=tests/test_binder.py
 
@@ -93,6 +93,12 @@ site: $(STAMP) chromium
 # The times a student waits are in $(BUILD)/binder/replay.txt.
 binder: $(STAMP)
 	$(BIN)/python -m pytest -q -s tests/test_binder.py
+
+# make grade runs every submission in a bubblewrap sandbox (Debian's package,
+# unprivileged): installed here when it is missing, as Chromium is for the site.
+bubblewrap:
+	@command -v bwrap >/dev/null || { echo "Installing bubblewrap for make grade"; \
+		$(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q bubblewrap; }
 
 chromium:
 	@test -x "$(CHROMIUM)" || { echo "Installing Chromium for the site test"; \
@@ -128,11 +134,14 @@ assignments: $(STAMP)
 	@echo "Hand out $(COURSE)/release/chNN/ to the students."
 
 # Autograde a class: SUBMITTED=DIR with DIR/<student>/chNN/<notebook>.ipynb.
-grade: $(STAMP)
+# Each notebook runs in a bubblewrap sandbox; CREDIT=all-or-nothing gives a
+# coding question its points only when every check passes (default: partial credit).
+grade: $(STAMP) bubblewrap
 	@test -n "$(SUBMITTED)" || { echo "usage: make grade SUBMITTED=DIR" \
 		"(DIR/<student>/chNN/<notebook>.ipynb)"; exit 2; }
 	@test -f $(COURSE)/gradebook.db || $(MAKE) assignments
-	$(BIN)/python scripts/grades.py $(COURSE) $(SUBMITTED)
+	$(BIN)/python scripts/grades.py $(if $(filter all-or-nothing,$(CREDIT)),--all-or-nothing) \
+		$(COURSE) $(SUBMITTED)
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab book/
@@ -152,6 +161,7 @@ student: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_perceptron.py
+	$(BIN)/python benchmarks/bench_grading.py
 
 # requirements.in is the list people edit; requirements.txt pins every package
 # it pulls in, for every platform (--universal), so that Binder, CI and a fresh

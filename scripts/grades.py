@@ -4,20 +4,26 @@
 ``DIR/<student>/chNN/<notebook>.ipynb``, against the course folder that
 ``make assignments`` wrote (``_build/nbgrader``):
 
-1. each submission is copied into the course's ``submitted/``. A submission
-   that is already there, byte for byte, is not graded again (a manual grade
-   given since is kept); one that changed is graded again after its old
-   copy, grades and feedback are moved to ``archive/<time>/``. Nothing in the
-   course folder is deleted or overwritten in place;
-2. ``nbgrader autograde`` runs the new submissions (every cell, with a time
-   limit per cell, see ``nbgrader_config.py``), then ``nbgrader
-   generate_feedback`` writes ``feedback/<student>/chNN/<notebook>.html``;
-3. ``grades.csv`` gets one row per student and question:
+1. each submission is copied into the course's ``submitted/`` (a folder
+   ``ch5/``, a notebook at the student's root or a renamed notebook is matched
+   to its assignment, with a note: ``grading/layout.py``). A submission that
+   is already there, byte for byte, is not graded again (a manual grade given
+   since is kept); one that changed is graded again after its old copy,
+   results and feedback are moved to ``archive/<time>/``, and its old grades,
+   manual ones included, are written there and cleared from the gradebook;
+2. each new notebook runs in a bubblewrap sandbox, several at once (one per
+   core): the locked test cells only record what the student's functions
+   return, and the grader compares that with the library's references
+   (``grading/``). Without a sandbox nothing is graded;
+3. ``nbgrader autograde`` records the verdicts in the gradebook (it executes
+   nothing: see ``nbgrader_config.py``), then ``nbgrader generate_feedback``
+   writes ``feedback/<student>/chNN/<notebook>.html``;
+4. ``grades.csv`` gets one row per student and question:
    ``student, assignment, question, score, max_score, reason``. The reason
-   says why a question lost its points (the checker's one-line message, a
-   time-out, too much output, a deleted test cell, a notebook that is not
-   valid JSON) or that a written answer waits for the instructor. The same
-   reasons are listed at the top of the student's feedback page.
+   says why a question lost its points (the smallest failing case, a time-out,
+   a memory limit, a kernel that exited, too much output, a deleted test cell,
+   a notebook that is not valid JSON) or that a written answer waits for the
+   instructor. The same reasons are listed at the top of the feedback page.
 
 ``SUBMITTED`` may be the course's own ``submitted/`` (where ``nbgrader collect``
 puts what students handed in through a JupyterHub): submissions changed since
@@ -26,7 +32,7 @@ they were graded are graded again.
 A notebook that is not valid JSON is kept in ``submitted/`` and scores 0 on
 every question; grading of everyone else goes on.
 
-Usage: ``python scripts/grades.py COURSE_DIR SUBMITTED_DIR``
+Usage: ``python scripts/grades.py [--all-or-nothing] COURSE_DIR SUBMITTED_DIR``
 """
 
 from __future__ import annotations
@@ -34,18 +40,26 @@ from __future__ import annotations
 import csv
 import filecmp
 import html
+import json
+import os
 import re
 import shutil
+import subprocess
 import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 import nbformat
-from nbgrader.api import Gradebook
+from nbgrader.api import Gradebook, MissingEntry
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from nbgrader_course import CELL_TIMEOUT, nbgrader  # noqa: E402
+SCRIPTS = Path(__file__).resolve().parent
+sys.path.insert(0, str(SCRIPTS))
+import nbgrader_course  # noqa: E402
+from grading import layout, sandbox, submission  # noqa: E402
+from grading.submission import CELL_TIMEOUT  # noqa: E402
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 COLUMNS = ["student", "assignment", "question", "score", "max_score", "reason"]
@@ -87,31 +101,81 @@ def notebook_problem(path: Path) -> str | None:
 
 
 def collect(course: Path, submitted: Path, stamp: str) -> dict[str, list[str]]:
-    """Copy the submissions into the course; return {assignment: students to grade}."""
+    """Copy the submissions into the course; return {assignment: students to grade}.
+
+    What was found where (a renamed notebook, a folder ``ch5/``) is noted in
+    ``sandbox/<student>/<assignment>/found.json``; what matches nothing is in
+    ``sandbox/unmatched.json``: both become rows of ``grades.csv``.
+    """
     to_grade: dict[str, list[str]] = {}
-    assignments = {p.name for p in (course / "source").iterdir() if p.is_dir()}
-    for student_dir in sorted(p for p in submitted.iterdir() if p.is_dir()):
-        for incoming in sorted(p for p in student_dir.iterdir() if p.is_dir()):
-            assignment, student = incoming.name, student_dir.name
-            if assignment not in assignments:
-                print(f"skipped {incoming}: no assignment {assignment!r} in {course}/source")
-                continue
+    assignments = {
+        p.name: sorted(n.name for n in p.glob("*.ipynb"))
+        for p in (course / "source").iterdir()
+        if p.is_dir()
+    }
+    handed_in, problems = layout.find(submitted, assignments)
+    (course / "sandbox").mkdir(exist_ok=True)
+    (course / "sandbox" / "unmatched.json").write_text(json.dumps(problems, ensure_ascii=False))
+    for item in handed_in:
+        student, assignment = item.student, item.assignment
+        notes = course / "sandbox" / student / assignment / "found.json"
+        notes.parent.mkdir(parents=True, exist_ok=True)
+        notes.write_text(json.dumps(item.notes, ensure_ascii=False))
+        with tempfile.TemporaryDirectory() as tmp:
+            incoming = Path(tmp) / assignment  # the submission as nbgrader expects it
+            if item.folder is not None:
+                shutil.copytree(item.folder, incoming, ignore=shutil.ignore_patterns("*.ipynb"))
+            incoming.mkdir(exist_ok=True)
+            for name, path in item.notebooks.items():
+                shutil.copyfile(path, incoming / name)
             target = course / "submitted" / student / assignment
             if target.exists() and not _differs(incoming, target):
                 graded = course / "autograded" / student / assignment
                 if graded.exists() and not _newer(target, graded):
                     continue  # graded already: keep its grades (and any manual ones)
             elif target.exists():
-                for step in STEPS:  # keep the earlier submission and its results
-                    old = course / step / student / assignment
-                    if old.exists():
-                        archived = course / "archive" / stamp / step / student / assignment
-                        archived.parent.mkdir(parents=True, exist_ok=True)
-                        shutil.move(old, archived)
+                _archive(course, student, assignment, stamp)
             if not target.exists():
                 shutil.copytree(incoming, target)
-            to_grade.setdefault(assignment, []).append(student)
+        to_grade.setdefault(assignment, []).append(student)
     return to_grade
+
+
+def _archive(course: Path, student: str, assignment: str, stamp: str) -> None:
+    """Move a replaced submission, its results and its grades to ``archive/<stamp>/``.
+
+    The gradebook's grades of the old submission (manual scores included) are
+    written to ``archive/<stamp>/grades/<student>/<assignment>.csv`` and the
+    submission is removed from the gradebook: a new answer starts ungraded.
+    """
+    for step in (*STEPS, "sandbox"):
+        old = course / step / student / assignment
+        if old.exists() and not (step == "sandbox" and not any(old.glob("*.ipynb"))):
+            archived = course / "archive" / stamp / step / student / assignment
+            archived.parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(old, archived)
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+        try:
+            old = gradebook.find_submission(assignment, student)
+        except MissingEntry:
+            return
+        lines = [["notebook", "question", "auto_score", "manual_score", "max_score"]]
+        for notebook in old.notebooks:
+            for grade in notebook.grades:
+                lines.append(
+                    [
+                        notebook.name,
+                        grade.name,
+                        grade.auto_score,
+                        grade.manual_score,
+                        grade.max_score,
+                    ]
+                )
+        path = course / "archive" / stamp / "grades" / student / f"{assignment}.csv"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "w", newline="", encoding="utf-8") as file:
+            csv.writer(file).writerows(lines)
+        gradebook.remove_submission(assignment, student)
 
 
 def _newer(submitted: Path, graded: Path) -> bool:
@@ -131,33 +195,70 @@ def _differs(a: Path, b: Path) -> bool:
     return any(_differs(a / d, b / d) for d in comparison.common_dirs)
 
 
-def grade(course: Path, assignment: str, students: list[str]) -> None:
-    """Autograde, then write feedback, for these students only."""
-    everyone = {p.parent.name for p in (course / "submitted").glob(f"*/{assignment}")}
-    broken = {
-        student
-        for student in students
-        for path in (course / "submitted" / student / assignment).glob("*.ipynb")
-        if notebook_problem(path)
-    }
-    graded = sorted(set(students) - broken)
-    if not graded:
+def grade_all(
+    course: Path,
+    to_grade: dict[str, list[str]],
+    *,
+    partial_credit: bool = True,
+    workers: int | None = None,
+) -> None:
+    """Run every new submission in the sandbox (in parallel), then record it with nbgrader."""
+    jobs = []
+    for assignment, students in sorted(to_grade.items()):
+        names = {p.name for p in (course / "source" / assignment).glob("*.ipynb")}
+        for student in students:
+            for path in sorted((course / "submitted" / student / assignment).glob("*.ipynb")):
+                if path.name in names and notebook_problem(path) is None:
+                    jobs.append((student, assignment, path.name))
+    if not jobs:
         return
-    exclude = ",".join(sorted(everyone - set(graded)))
-    options = ["--force", f"--CourseDirectory.student_id_exclude={exclude}"]
-    # A failure of one student's notebook (a dead kernel) is reported per
-    # student below; nbgrader goes on with the others and exits non-zero.
-    try:
-        nbgrader("autograde", assignment, *options, course=course)
-    except Exception as error:  # noqa: BLE001 - reported in grades.csv, row by row
-        print(f"nbgrader autograde {assignment}: {error}; see the rows of grades.csv")
-    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
-        for student in graded:
-            _zero_deleted_tests(course, gradebook, assignment, student)
-    try:
-        nbgrader("generate_feedback", assignment, *options, course=course)
-    except Exception as error:  # noqa: BLE001
-        print(f"nbgrader generate_feedback {assignment}: {error}")
+    with tempfile.TemporaryDirectory(prefix="grading-check-") as tmp:
+        try:
+            sandbox.check(Path(tmp))
+        except sandbox.SandboxUnavailable as error:
+            sys.exit(f"make grade: {error}")
+    workers = workers or os.cpu_count() or 1
+
+    def one(job):
+        student, assignment, name = job
+        return submission.grade_notebook(
+            course, student, assignment, name, partial_credit=partial_credit
+        )
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for job, _ in zip(jobs, pool.map(one, jobs), strict=True):
+            print(f"ran {job[0]}/{job[1]}/{job[2]} in the sandbox")
+    graded: dict[str, list[str]] = {}
+    for student, assignment, _ in jobs:
+        if student not in graded.setdefault(assignment, []):
+            graded[assignment].append(student)
+    for assignment, students in sorted(graded.items()):
+        _batch(course, "autograde", assignment, students)
+        with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+            for student in students:
+                _zero_deleted_tests(course, gradebook, assignment, student)
+        _batch(course, "feedback", assignment, students)
+
+
+def _batch(course: Path, action: str, assignment: str, students: list[str]) -> None:
+    """nbgrader for these students, one process (see grading/nbgrader_batch.py)."""
+    bin_dir = str(Path(sys.executable).parent)
+    env = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")}
+    result = subprocess.run(
+        [sys.executable, str(SCRIPTS / "grading" / "nbgrader_batch.py"), action, assignment],
+        cwd=course,
+        env=env,
+        input="\n".join(students),
+        capture_output=True,
+        text=True,
+    )
+    for line in result.stdout.splitlines():
+        if line.startswith("{"):
+            report = json.loads(line)
+            if not report["success"]:
+                print(f"nbgrader {action} {assignment} {report['student']}: {report['error']}")
+    if result.returncode != 0:
+        print(f"nbgrader {action} {assignment}: {result.stderr[-2000:]}")
 
 
 def _grade_ids(notebook: nbformat.NotebookNode) -> dict[str, nbformat.NotebookNode]:
@@ -195,6 +296,8 @@ def reason_for(cell: nbformat.NotebookNode | None, submitted_cell, source_cell, 
                         f"time-out: the cell was still running after {CELL_TIMEOUT} s and "
                         "was stopped (an endless loop?)"
                     )
+                elif output.ename == "Failed":  # the grader's verdict (grading/fill.py)
+                    notes.append(" ".join(output.evalue.split()))
                 else:
                     # The checker's message, with its count and hint, on one line.
                     evalue = " ".join(ANSI.sub("", output.evalue).split())
@@ -203,6 +306,10 @@ def reason_for(cell: nbformat.NotebookNode | None, submitted_cell, source_cell, 
             if output.output_type == "stream" and output.name == "stderr":
                 notes.append(f"the cell wrote to stderr: {output.text.strip()[:200]}")
                 break
+    partial = [o for o in cell.get("outputs", []) if o.output_type == "execute_result"]
+    if not notes and partial and cell.metadata["nbgrader"].get("locked"):
+        texts = [o.text for o in cell.outputs if o.output_type == "stream" and o.name == "stdout"]
+        notes.append(" ".join(texts[-1].split()) if texts else "partial credit")
     if source_cell is not None and submitted_cell is not None and source_cell.locked:
         if submitted_cell.source != source_cell.source:
             notes.append("the locked test cell had been edited; the original test was run")
@@ -220,8 +327,17 @@ def rows(course: Path) -> list[Row]:
         for assignment in sorted(gradebook.assignments, key=lambda a: a.name):
             for student_dir in sorted((course / "submitted").glob(f"*/{assignment.name}")):
                 student = student_dir.parent.name
+                found = course / "sandbox" / student / assignment.name / "found.json"
+                notes = json.loads(found.read_text()) if found.exists() else []
                 for notebook in assignment.notebooks:
-                    result += _notebook_rows(course, gradebook, assignment.name, notebook, student)
+                    for row in _notebook_rows(
+                        course, gradebook, assignment.name, notebook, student
+                    ):
+                        row.reason = "; ".join(x for x in [row.reason, *notes] if x)
+                        result.append(row)
+    unmatched = course / "sandbox" / "unmatched.json"
+    for student, problem in json.loads(unmatched.read_text()) if unmatched.exists() else []:
+        result.append(Row(student, "", "", 0, 0, problem))
     return result
 
 
@@ -306,15 +422,17 @@ def add_notes_to_feedback(course: Path, table: list[Row]) -> None:
         page.write_text(text, encoding="utf-8")
 
 
-def main(course_dir: str, submitted_dir: str) -> None:
+def main(course_dir: str, submitted_dir: str, *, partial_credit: bool = True) -> None:
     course, submitted = Path(course_dir), Path(submitted_dir)
     if not (course / "gradebook.db").exists():
         sys.exit(f"{course} has no assignments yet: run `make assignments` first")
     if not submitted.is_dir():
         sys.exit(f"{submitted} is not a directory of submissions (DIR/<student>/chNN/*.ipynb)")
+    # The course's nbgrader settings are ours: written again, so that nothing
+    # appended to them runs, and nbgrader executes nothing itself.
+    nbgrader_course.write_config(course)
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
-    for assignment, students in sorted(collect(course, submitted, stamp).items()):
-        grade(course, assignment, students)
+    grade_all(course, collect(course, submitted, stamp), partial_credit=partial_credit)
     write_broken_feedback(course)
     table = rows(course)
     add_notes_to_feedback(course, table)
@@ -326,6 +444,7 @@ def main(course_dir: str, submitted_dir: str) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    arguments = [a for a in sys.argv[1:] if a != "--all-or-nothing"]
+    if len(arguments) != 2:
         sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2])
+    main(*arguments, partial_credit="--all-or-nothing" not in sys.argv)

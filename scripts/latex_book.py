@@ -9,9 +9,10 @@ Two things the LaTeX builder does not do by itself:
 - **Animations.** An animation is an HTML player (``HTML(animation_html(...))``)
   with its frames embedded as PNG images; LaTeX cannot show HTML and would
   print its text fallback, ``<IPython.core.display.HTML object>``. For the
-  LaTeX builder only, each such output gets its last frame (where the
-  animation ends) as an ``image/png`` alternative, which myst-nb then prefers
-  to the text. The web page is unchanged.
+  LaTeX builder only, each such output gets one frame as an ``image/png``
+  alternative, which myst-nb then prefers to the text: the last (where the
+  animation ends), or the one the cell's metadata names, ``"print_frame": N``,
+  where another frame shows more. The web page is unchanged.
 - **Chapter numbers.** The root page's sections (the introduction) would
   become chapters 1, 2, ... and push "The neuron model" to chapter 5, while
   the site, the figures and the exercises call it chapter 1. The introduction
@@ -119,12 +120,31 @@ def add_macros_to_preamble(app: Sphinx, config: Config) -> None:
     config.latex_elements = elements
 
 
-def last_frame(html: str) -> bytes | None:
-    """The last PNG frame embedded in an animation's HTML, or ``None``."""
+def animation_frame(html: str, index: int = -1) -> bytes | None:
+    """A PNG frame embedded in an animation's HTML (the last by default), or ``None``.
+
+    An index outside the frames gives the last frame.
+    """
     frames = FRAME.findall(html)
     if not frames:
         return None
-    return base64.b64decode(re.sub(r"[\\\s]", "", frames[-1]))
+    chosen = frames[index] if -len(frames) <= index < len(frames) else frames[-1]
+    return base64.b64decode(re.sub(r"[\\\s]", "", chosen))
+
+
+def last_frame(html: str) -> bytes | None:
+    """The last PNG frame embedded in an animation's HTML, or ``None``."""
+    return animation_frame(html)
+
+
+def _print_frame(bundle: nodes.Node) -> int:
+    """The frame the cell's metadata asks to print (``"print_frame": N``), else -1."""
+    cell = bundle.parent
+    while cell is not None and cell.get("nb_element") != "cell_code":
+        cell = cell.parent
+    metadata = cell.get("cell_metadata") if cell is not None else None
+    index = (metadata or {}).get("print_frame", -1)
+    return index if isinstance(index, int) else -1
 
 
 class AnimationStills(SphinxTransform):
@@ -142,7 +162,7 @@ class AnimationStills(SphinxTransform):
             types = {child.get("mime_type"): child for child in bundle.children}
             if "text/html" not in types or {"image/png", "image/svg+xml"} & set(types):
                 continue
-            frame = last_frame(types["text/html"].astext())
+            frame = animation_frame(types["text/html"].astext(), _print_frame(bundle))
             if frame is None:
                 continue
             folder.mkdir(parents=True, exist_ok=True)
@@ -150,7 +170,7 @@ class AnimationStills(SphinxTransform):
             path.write_bytes(frame)
             still = nodes.container(mime_type="image/png")
             uri = "/" + path.resolve().relative_to(Path(self.app.srcdir).resolve()).as_posix()
-            still += nodes.image(uri=uri, alt="The animation's last frame.")
+            still += nodes.image(uri=uri, alt="A frame of the animation.")
             bundle.insert(0, still)
 
 

@@ -258,7 +258,33 @@ def exercise_cells(solution: Solution) -> list[nbformat.NotebookNode]:
     return cells
 
 
-def assignment_notebook(chapter: nbformat.NotebookNode) -> nbformat.NotebookNode:
+def header_cell(file_name: str, cells: list) -> nbformat.NotebookNode:
+    """The released notebook's first cell: points per question, what to hand in."""
+    graded = [c.metadata["nbgrader"] for c in cells if c.metadata.get("nbgrader", {}).get("grade")]
+    lines = [
+        f"**Assignment.** Hand in this notebook as `{file_name}`, in a folder named "
+        f"after the assignment (`{assignment_name(Path(file_name))}`). Don't rename or "
+        "delete cells, and don't edit the locked test cells: the grader finds your "
+        "answers by their cells.",
+        "",
+        "| Question | Points | Graded |",
+        "|---|---|---|",
+    ]
+    for meta in graded:
+        how = "by the instructor" if meta.get("solution") else "automatically"
+        lines.append(f"| `{meta['grade_id']}` | {meta['points']:g} | {how} |")
+    total = sum(meta["points"] for meta in graded)
+    lines += [
+        "",
+        f"Total: {total:g} points. A coding question earns points in proportion to the "
+        "checks its function passes, on the cases shown and on hidden ones.",
+    ]
+    cell = nbformat.v4.new_markdown_cell("\n".join(lines))
+    cell.metadata = _nbgrader("assignment-header", solution=False, grade=False, locked=True)
+    return cell
+
+
+def assignment_notebook(chapter: nbformat.NotebookNode, file_name: str) -> nbformat.NotebookNode:
     """Return the nbgrader source notebook of one chapter (the chapter is not changed)."""
     notebook = copy.deepcopy(chapter)
     cells = []
@@ -267,7 +293,7 @@ def assignment_notebook(chapter: nbformat.NotebookNode) -> nbformat.NotebookNode
             cells.extend(exercise_cells(item))
         else:
             cells.append(item)
-    notebook.cells = cells
+    notebook.cells = [header_cell(file_name, cells), *cells]
     for cell in notebook.cells:
         cell.pop("id", None)  # new ids below: nbgrader wants them unique
     notebook.nbformat, notebook.nbformat_minor = 4, 5
@@ -288,6 +314,7 @@ import sys
 
 sys.path.insert(0, {str(SCRIPTS)!r})
 
+from grading.fill import SandboxResults  # noqa: E402
 from nbconvert.preprocessors import ClearMetadataPreprocessor  # noqa: E402
 from nbgrader import preprocessors as p  # noqa: E402
 from nbgrader_output_cap import OutputCap  # noqa: E402
@@ -300,11 +327,11 @@ c.GenerateAssignment.preprocessors = [
     p.CheckCellMetadata, p.ComputeChecksums, p.SaveCells, p.ClearHiddenTests,
     p.ClearMarkScheme, p.ComputeChecksums, p.CheckCellMetadata,
 ]
-# A cell that runs longer than this is stopped and scores 0; the next cells run.
-c.Execute.timeout = {CELL_TIMEOUT}
+# nbgrader executes nothing: scripts/grades.py ran each submission in a sandbox
+# and judged its answers outside it; SandboxResults brings in the outputs and verdicts.
 # A graded cell that prints more than OutputCap's limit scores 0, with the reason.
 c.Autograde.autograde_preprocessors = [
-    p.Execute, p.IgnorePattern, ClearMetadataPreprocessor, OutputCap, p.LimitOutput,
+    SandboxResults, p.IgnorePattern, ClearMetadataPreprocessor, OutputCap, p.LimitOutput,
     p.SaveAutoGrades, p.AssignLatePenalties, p.CheckCellMetadata,
 ]
 '''
@@ -334,7 +361,7 @@ def main(course_dir: str, *notebooks: str) -> None:
         name = assignment_name(path)
         target = course / "source" / name / path.name
         target.parent.mkdir(parents=True, exist_ok=True)
-        nbformat.write(assignment_notebook(nbformat.read(path, as_version=4)), target)
+        nbformat.write(assignment_notebook(nbformat.read(path, as_version=4), path.name), target)
         nbgrader("generate_assignment", name, "--force", course=course)
         print(f"{course / 'release' / name / path.name}")
 

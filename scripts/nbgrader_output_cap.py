@@ -40,12 +40,13 @@ class OutputCap(Preprocessor):
                 f"the cell printed {size:,} characters, more than the {self.max_chars:,} "
                 "allowed; the output was cut and the question scores 0. Remove the prints."
             )
-            cell.outputs.append(
+            cell.outputs.insert(
+                0,
                 new_output(
                     "error",
                     ename="OutputTooLarge",
                     evalue=reason,
                     traceback=[f"OutputTooLarge: {reason}"],
-                )
+                ),
             )
         return cell, resources

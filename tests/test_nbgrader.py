@@ -189,11 +189,15 @@ def test_one_typical_mistake_loses_exactly_its_points(course, first_run):
 
     with pytest.raises(ExerciseFailure) as failure:
         ch01.check_prediction(predict)
-    message = str(failure.value)  # "predict(...) returned 1 but should return -1." and a hint
+    # "predict(w=[0.0], x=[0.0], b=0.0) returned 1 but should return -1.": the same
+    # smallest case as the checker's, judged by the grader outside the notebook.
+    message = str(failure.value).splitlines()[0]
     for question in coding_questions(course, "ch01"):
         row = first_run["typo", "ch01", question]
         if question == sample_submissions.PREDICT:
-            assert row["score"] == "0" and " ".join(message.split()) in row["reason"]
+            # Partial credit: the cases on the boundary fail, the others pass.
+            assert 0 < float(row["score"]) < float(row["max_score"]), row
+            assert message in row["reason"] and "checks passed" in row["reason"], row
         else:
             assert row["score"] == row["max_score"]
     assert html.escape(message, quote=False) in feedback(course, "typo")
@@ -224,7 +228,10 @@ def _chapter_ran_to_the_end(course, student):
 )
 def test_bad_submission_loses_that_question_only(course, first_run, student, reason):
     row = first_run[student, "ch01", sample_submissions.PREDICT]
-    assert row["score"] == "0" and reason in row["reason"], row
+    # edited-test's answer (0 for -1) is right on the cases where +1 is expected.
+    partial = student == "edited-test"
+    assert 0 < float(row["score"]) < 2 if partial else row["score"] == "0", row
+    assert reason in row["reason"], row
     _other_coding_questions_full(course, first_run, student)
     _chapter_ran_to_the_end(course, student)
     assert html.escape(reason) in feedback(course, student)  # in the grading notes
@@ -260,6 +267,8 @@ def test_second_run_loses_and_regrades_nothing(course, first_run, tmp_path):
     with grades.Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
         notebook = gradebook.find_assignment("ch01").notebooks[0].name
         gradebook.find_grade(written, notebook, "ch01", "answer-key").manual_score = 1.5
+        # ... and one of "typo", who then hands in a new version.
+        gradebook.find_grade(written, notebook, "ch01", "typo").manual_score = 1.25
         gradebook.db.commit()
     # Second class folder: "typo" hands in a corrected notebook, "late" is new,
     # "not-json" hands in the same broken file again.
@@ -286,6 +295,12 @@ def test_second_run_loses_and_regrades_nothing(course, first_run, tmp_path):
         for question in coding_questions(course, "ch01"):
             row = second[student, "ch01", question]
             assert row["score"] == row["max_score"], row
+    # ... the new version starts ungraded: the old manual score is archived, cleared,
+    assert second["typo", "ch01", written]["score"] == "", second["typo", "ch01", written]
+    (archived_grades,) = (course / "archive").glob("*/grades/typo/ch01.csv")
+    with open(archived_grades, newline="") as file:
+        old = {r["question"]: r for r in csv.DictReader(file)}
+    assert float(old[written]["manual_score"]) == 1.25
     # ... the replaced submission is archived, not lost,
     (archived,) = (course / "archive").glob("*/submitted/typo/ch01/*.ipynb")
     assert archived.read_bytes() == typo_before

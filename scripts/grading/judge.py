@@ -1,0 +1,287 @@
+"""In the grader: compare what a student's function returned with the library's references.
+
+For a locked test cell ``chNN.check_name(function)``, :func:`checker_calls`
+runs the checker here with a recorder in place of ``check_function``, which
+gives the references and the public cases; :func:`hidden_cases` adds cases
+made for each student. The sandbox runs only the student's function on them
+(:mod:`grading.probe`); :func:`judge` then decides each case as
+``check_function`` would (same comparison, same in-place check, same messages,
+the smallest failing case reported) and gives points in proportion to the
+cases passed, or all or nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import importlib
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from perceptron_lib.exercises import _bind, _call_text, _changed_argument, describe, mismatch
+from perceptron_lib.exercises._values import size
+
+from .codec import decode, encode
+
+# A case's floats are scaled by powers of two (exact in floating point), so a
+# hidden case is another instance of the same question, as exact as the public one.
+HIDDEN_FACTORS = (0.5, 2.0, 4.0)
+
+
+@dataclass
+class Call:
+    """One ``check_function`` call a checker makes: its reference and cases."""
+
+    reference: Any
+    cases: list
+    name: str
+    compare: Any = None
+    hint: Any = None
+    returns: Any = None
+    public: int = 0  # the first ``public`` cases are the checker's own
+    hidden: list = field(default_factory=list)
+
+
+def checker_calls(module: str, checker: str, function_name: str) -> list[Call]:
+    """Run ``chNN.checker`` with a recorder: the references and cases it would check."""
+    checks = importlib.import_module(f"perceptron_lib.exercises.{module}")
+    calls: list[Call] = []
+
+    def recorder(
+        student_function,
+        reference_function,
+        cases,
+        *,
+        name=None,
+        compare=None,
+        hint=None,
+        returns=None,
+    ):
+        calls.append(
+            Call(
+                reference_function,
+                list(cases),
+                name or function_name,
+                compare,
+                hint,
+                returns,
+                public=len(cases),
+            )
+        )
+
+    def stand_in(*args, **kwargs):  # never called: the recorder only keeps the cases
+        raise AssertionError
+
+    stand_in.__name__ = function_name
+    original = checks.check_function
+    checks.check_function = recorder
+    try:
+        getattr(checks, checker)(stand_in)
+    finally:
+        checks.check_function = original
+    return calls
+
+
+def _scaled(value: Any, factor: float) -> Any:
+    if type(value) is float:
+        return value * factor
+    if isinstance(value, np.ndarray) and value.dtype.kind == "f":
+        return value * factor
+    if (
+        type(value) is list
+        and value
+        and any(type(item) is float or type(item) is list for item in value)
+    ):
+        return [_scaled(item, factor) for item in value]
+    return value
+
+
+def _outcome(reference, case) -> tuple[str, Any]:
+    try:
+        arguments = copy.deepcopy(case)
+        value = reference(**arguments) if isinstance(arguments, dict) else reference(*arguments)
+    except Exception as error:  # noqa: BLE001
+        return "raises", type(error)
+    return "returns", value
+
+
+def hidden_cases(call: Call, seed: str) -> list:
+    """Cases made for one student: each public case with its floats scaled.
+
+    A hidden case is kept when it differs from every public case and the
+    reference behaves on it as on its public case (returns, or raises the same
+    error), so it asks the same question of other numbers.
+    """
+    rng = np.random.default_rng(int.from_bytes(hashlib.sha256(seed.encode()).digest()[:8]))
+    hidden = []
+    for case in call.cases:
+        if isinstance(case, dict):
+            new = {k: _scaled(v, float(rng.choice(HIDDEN_FACTORS))) for k, v in case.items()}
+        else:
+            new = tuple(_scaled(v, float(rng.choice(HIDDEN_FACTORS))) for v in case)
+        if json.dumps(encode(new)) in {json.dumps(encode(c)) for c in call.cases + hidden}:
+            continue
+        kind, value = _outcome(call.reference, new)
+        public_kind, public_value = _outcome(call.reference, case)
+        if kind != public_kind or (kind == "raises" and value is not public_value):
+            continue
+        if kind == "returns" and not _finite(value):
+            continue
+        hidden.append(new)
+    return hidden
+
+
+def _finite(value: Any) -> bool:
+    try:
+        return bool(np.all(np.isfinite(np.asarray(value, dtype=float))))
+    except (TypeError, ValueError):
+        return True
+
+
+@dataclass
+class Verdict:
+    """A question's result: points, the cases passed, and why."""
+
+    score: float
+    max_score: float
+    passed: int
+    total: int
+    reason: str
+
+
+def _case_failure(call: Call, case, record: dict) -> str | None:
+    """``check_function``'s message for one case, or None when the student is right."""
+    named = _bind(call.reference, case)
+    text = _call_text(call.name, case, named)
+    kind, expected = _outcome(call.reference, case)
+    if "raised" in record:
+        raised = [str(n) for n in record.get("raised", [])] or ["an exception"]
+        if kind == "raises" and expected.__name__ in raised:
+            return None
+        should = (
+            f"should raise {expected.__name__}"
+            if kind == "raises"
+            else f"should return {describe(expected)}"
+        )
+        return f"{text} raised {raised[0]} ({record.get('message', '')}) but {should}."
+    got = decode(record.get("returned"))
+    if kind == "raises":
+        return f"{text} returned {describe(got)} but should raise {expected.__name__}."
+    after = decode(record.get("after"))
+    if isinstance(case, tuple) and isinstance(after, list) and len(after) == len(case):
+        changed = _changed_argument(case, tuple(after), call.reference)
+    elif isinstance(case, dict) and isinstance(after, dict) and after.keys() == case.keys():
+        changed = _changed_argument(case, after, call.reference)
+    else:
+        changed = ("its arguments", case, after)
+    if changed is not None:
+        key, before, now = changed
+        return (
+            f"{text} changed its argument {key} in place, from {describe(before)} to "
+            f"{describe(now)}. A function should leave its inputs as they were."
+        )
+    try:
+        if call.compare is None:
+            reason = mismatch(got, expected, call.returns)
+        else:
+            reason = None if call.compare(got, expected) else ""
+    except Exception:  # noqa: BLE001 - a value the comparison cannot read is wrong
+        reason = ""
+    if reason is None:
+        return None
+    detail = (
+        ""
+        if not reason
+        else (f" ({reason})" if reason.startswith("the ") else f" (it returned {reason})")
+    )
+    return f"{text} returned {describe(got)} but should return {describe(expected)}{detail}."
+
+
+# Why a case has no result: what the sandbox saw, in the grader's words.
+def _special(record: dict | None, missing: str) -> str | None:
+    if record is None:
+        return missing
+    raised = record.get("raised") or []
+    if "MemoryError" in raised:
+        return "memory limit: the function ran out of the memory a submission may use"
+    if "KeyboardInterrupt" in raised and missing.startswith("time-out"):
+        return missing  # the runner interrupted it: a time-out
+    if "KeyboardInterrupt" in raised:
+        return "the function raised KeyboardInterrupt (it was not a time-out)"
+    if "SystemExit" in raised:
+        return "the function called sys.exit() or exit()"
+    if record.get("too_large"):
+        size_ = f"{record['too_large']:,}"
+        return f"the function returned a value too large to record ({size_} characters)"
+    return None
+
+
+def judge(
+    calls: list[Call],
+    records: list[dict],
+    max_score: float,
+    *,
+    partial_credit: bool = True,
+    missing: str = "no result",
+) -> Verdict:
+    """Score one question from the sandbox's records (see the module's docstring)."""
+    by_case = {}
+    for record in records:
+        if isinstance(record.get("call"), int) and isinstance(record.get("case"), int):
+            by_case.setdefault((record["call"], record["case"]), record)
+    failures, total, passed = [], 0, 0
+    for number, call in enumerate(calls):
+        cases = call.cases + call.hidden
+        for index, case in enumerate(cases):
+            total += 1
+            record = by_case.get((number, index))
+            special = _special(record, missing)
+            message = special if special is not None else _case_failure(call, case, record)
+            if message is None:
+                passed += 1
+            else:
+                failures.append((special is not None, size(case), index >= call.public, message))
+    checker_error = next((r for r in records if "checker_raised" in r), None)
+    done = any(r.get("done") for r in records)
+    if done and checker_error is None and not by_case:
+        failures.insert(
+            0,
+            (
+                True,
+                0,
+                False,
+                "the checker was called but did not check the "
+                "function (was it replaced in the notebook?)",
+            ),
+        )
+    if checker_error is not None and checker_error["checker_raised"] == "KeyboardInterrupt":
+        failures.insert(0, (True, 0, False, missing))  # interrupted: the runner knows why
+    elif checker_error is not None and passed == 0:
+        failures.insert(
+            0,
+            (
+                True,
+                0,
+                False,
+                f"{checker_error['checker_raised']}: {checker_error.get('message', '')}",
+            ),
+        )
+    if total == 0:
+        return Verdict(0.0, max_score, 0, 0, "the checker has no cases")
+    fraction = passed / total
+    score = max_score * fraction if partial_credit else (max_score if passed == total else 0.0)
+    score = math.floor(score * 100 + 1e-9) / 100
+    if not failures:
+        return Verdict(score, max_score, passed, total, "")
+    # The first special reason (a time-out, a limit), else the smallest failing case.
+    specials = [f for f in failures if f[0]]
+    first = specials[0] if specials else min(failures, key=lambda f: f[1])
+    hidden = " (a hidden case)" if first[2] else ""
+    message = first[3].rstrip().rstrip(".")
+    reason = f"{message}{hidden}. {total - passed} of {total} checks failed"
+    reason += "." if specials else "; this is the smallest."
+    return Verdict(score, max_score, passed, total, " ".join(reason.split()))

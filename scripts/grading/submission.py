@@ -1,0 +1,219 @@
+"""Grade one submitted notebook: prepare it, run it in the sandbox, judge its answers.
+
+:func:`grade_notebook` writes, in the course's ``sandbox/<student>/<assignment>/``
+(outside any sandbox), ``<notebook>.ipynb``, the notebook as the sandbox
+executed it, and ``<notebook>.json``, the verdict of each graded question.
+``nbgrader autograde`` then reads both (:mod:`grading.fill`).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import sys
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import nbformat
+
+from . import judge, sandbox
+from .codec import encode
+
+CELL_TIMEOUT = 30  # seconds a cell may run before it is interrupted
+MAX_RESULTS = 50_000_000  # characters of results read back from a sandbox
+
+
+@dataclass
+class Test:
+    """A locked test cell of the source: ``chNN.check_name(function)``."""
+
+    grade_id: str
+    module: str
+    checker: str
+    function: str
+    points: float
+
+
+def tests_of(source: nbformat.NotebookNode) -> dict[str, Test]:
+    """The source notebook's graded test cells, by grade id."""
+    found = {}
+    for cell in source.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if cell.cell_type != "code" or not (meta.get("grade") and meta.get("locked")):
+            continue
+        for node in ast.walk(ast.parse(cell.source)):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and re.fullmatch(r"ch\d\d", node.func.value.id)
+                and node.args
+                and isinstance(node.args[0], ast.Name)
+            ):
+                found[meta["grade_id"]] = Test(
+                    meta["grade_id"],
+                    node.func.value.id,
+                    node.func.attr,
+                    node.args[0].id,
+                    float(meta.get("points", 0)),
+                )
+                break
+    return found
+
+
+def probe_cell(test: Test) -> str:
+    return (
+        f"import sys as _s\n_s.path.insert(0, {sandbox.GRADING!r})\nimport probe as _p\n"
+        f"_p.run({test.grade_id!r}, {test.module!r}, {test.checker!r}, "
+        f"globals().get({test.function!r}), 'cases.json', 'out/results.jsonl')"
+    )
+
+
+def run_notebook(submitted: nbformat.NotebookNode, tests: dict[str, Test]):
+    """The submission with each test cell replaced by the probe; {cell index: grade id}."""
+    notebook = nbformat.from_dict(json.loads(json.dumps(submitted)))
+    where = {}
+    for index, cell in enumerate(notebook.cells):
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if cell.cell_type == "code" and grade_id in tests and grade_id not in where.values():
+            cell.source = probe_cell(tests[grade_id])
+            where[index] = grade_id
+    return notebook, where
+
+
+def _records(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    records = []
+    with open(path, encoding="utf-8", errors="replace") as file:
+        for line in file.read(MAX_RESULTS).splitlines():
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(record, dict):
+                records.append(record)
+    return records
+
+
+def _status(path: Path) -> dict:
+    try:
+        status = json.loads(path.read_text()[:1_000_000])
+        return status if isinstance(status, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _ending(exit_code) -> str:
+    if exit_code == 0:
+        return "the kernel exited (os._exit, exit() or quit() in the notebook)"
+    if isinstance(exit_code, int) and exit_code < 0:
+        number = -exit_code
+        if number == 24:  # SIGXCPU
+            return "the kernel was stopped at the CPU time limit"
+        if number == 9:
+            return "the kernel was killed (signal 9: memory or a limit)"
+        return f"the kernel died (signal {number})"
+    if exit_code is None:
+        return "the kernel died"
+    return f"the kernel exited with code {exit_code}"
+
+
+def missing_reason(index: int, status: dict, wall: bool, limits: sandbox.Limits) -> str:
+    """Why the test cell at ``index`` has no results, from the runner's status."""
+    cells = status.get("cells", {}) if isinstance(status.get("cells"), dict) else {}
+    state = cells.get(str(index))
+    if state == "timeout":
+        return (
+            f"time-out: the cell was still running after {CELL_TIMEOUT} s and was "
+            "stopped (an endless loop?)"
+        )
+    died = [int(k) for k, v in cells.items() if v == "died" and str(k).isdigit()]
+    if died and min(died) <= index:
+        at = min(died)
+        where = (
+            "in this question's test" if at == index else f"in cell {at + 1}, before this question"
+        )
+        return f"{_ending(status.get('exit'))} {where}; the questions before it kept their points"
+    if wall:
+        return (
+            f"the notebook ran longer than the {limits.wall_seconds} s a submission may "
+            "run in total and was stopped"
+        )
+    if not status:
+        return "the sandbox wrote no status (the notebook stopped its runner?)"
+    return "the check wrote no result (was it stopped by the notebook?)"
+
+
+def grade_notebook(
+    course: Path,
+    student: str,
+    assignment: str,
+    name: str,
+    *,
+    partial_credit: bool = True,
+    limits: sandbox.Limits | None = None,
+) -> dict:
+    """Run one submission in the sandbox and write its verdicts (see the module)."""
+    limits = limits or sandbox.Limits()
+    source = nbformat.read(course / "source" / assignment / name, as_version=4)
+    submitted = nbformat.read(course / "submitted" / student / assignment / name, as_version=4)
+    tests = tests_of(source)
+    notebook, where = run_notebook(submitted, tests)
+    calls = {}
+    for grade_id, test in tests.items():
+        calls[grade_id] = judge.checker_calls(test.module, test.checker, test.function)
+        for number, call in enumerate(calls[grade_id]):
+            call.hidden = judge.hidden_cases(
+                call, f"{student}\0{assignment}\0{grade_id}\0{number}"
+            )
+    cases = {
+        g: [[encode(c) for c in call.cases + call.hidden] for call in cs]
+        for g, cs in calls.items()
+    }
+    with tempfile.TemporaryDirectory(prefix="grading-") as tmp:
+        work = Path(tmp)
+        nbformat.write(notebook, work / "submission.ipynb")
+        (work / "cases.json").write_text(json.dumps(cases))
+        inner = [
+            sys.executable,
+            f"{sandbox.GRADING}/runner.py",
+            f"{sandbox.INSIDE}/submission.ipynb",
+            f"{sandbox.INSIDE}/out",
+            str(CELL_TIMEOUT),
+        ]
+        result = sandbox.run(work, inner, limits)
+        records = _records(work / "out" / "results.jsonl")
+        status = _status(work / "out" / "status.json")
+        try:
+            executed = nbformat.read(work / "out" / "executed.ipynb", as_version=4)
+            if len(executed.cells) != len(notebook.cells):
+                raise ValueError("cells changed")
+        except Exception:  # noqa: BLE001 - not written, or not a notebook: no outputs
+            executed = notebook
+    verdicts = {}
+    for index, grade_id in where.items():
+        own = [r for r in records if r.get("question") == grade_id]
+        reason = missing_reason(index, status, result.timed_out, limits)
+        verdict = judge.judge(
+            calls[grade_id],
+            own,
+            tests[grade_id].points,
+            partial_credit=partial_credit,
+            missing=reason,
+        )
+        verdicts[grade_id] = {"index": index, **asdict(verdict)}
+    out = course / "sandbox" / student / assignment
+    out.mkdir(parents=True, exist_ok=True)
+    nbformat.write(executed, out / name)
+    report = {
+        "verdicts": verdicts,
+        "sandbox_exit": result.returncode,
+        "wall_timeout": result.timed_out,
+    }
+    (out / f"{Path(name).stem}.json").write_text(json.dumps(report, indent=1))
+    return report
