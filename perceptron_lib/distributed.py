@@ -4,13 +4,13 @@ McDonald, Hall and Mann (2010) cut the training set into ``S`` shards and train
 one perceptron per shard, each on its own machine. *Parameter mixing*
 (their Figure 2) trains every shard to the end and averages the weights once.
 *Iterative parameter mixing* (their Figure 3) averages after every epoch: in
-round ``n`` every shard ``i`` runs one epoch from the same mixed weights, giving
-``(b, w)(i, n)`` and ``k(i, n)`` mistakes, and the next weights are the mix
-``sum_i mu(i, n) (b, w)(i, n)``, with weights ``mu(i, n)`` that sum to one:
+round ``r`` every shard ``i`` runs one epoch from the same mixed weights, giving
+``(b, w)(i, r)`` and ``k(i, r)`` mistakes, and the next weights are the mix
+``sum_i mu(i, r) (b, w)(i, r)``, with weights ``mu(i, r)`` that sum to one:
 uniform (``1 / S``) or in proportion to the mistakes
-(``k(i, n) / sum_i k(i, n)``). On data separable with lifted margin ``gamma``
+(``k(i, r) / sum_i k(i, r)``). On data separable with lifted margin ``gamma``
 and lifted radius ``R`` their theorem bounds, after every round ``N``,
-``sum_n sum_i mu(i, n) k(i, n) <= R^2 / gamma^2``: the perceptron's bound,
+``sum_r sum_i mu(i, r) k(i, r) <= R^2 / gamma^2``: the perceptron's bound,
 for the mixed mistakes.
 
 This module holds the plain NumPy reference of both algorithms, readable from
@@ -134,9 +134,9 @@ def mix(coefs: list[NDArray], intercepts: list[float], mu: ArrayLike) -> tuple[N
 class MixingRun(NamedTuple):
     """What a run of (iterative) parameter mixing returns: weights and the per-round record.
 
-    ``mistakes[n, i]`` is ``k(i, n)``, the mistakes of shard ``i`` in round ``n``;
-    ``mu[n, i]`` its mixing weight; ``coef_path[n]`` and ``intercept_path[n]``
-    the mixed weights after round ``n``. Single-shot :func:`parameter_mixing`
+    ``mistakes[r, i]`` is ``k(i, r)``, the mistakes of shard ``i`` in round ``r``;
+    ``mu[r, i]`` its mixing weight; ``coef_path[r]`` and ``intercept_path[r]``
+    the mixed weights after round ``r``. Single-shot :func:`parameter_mixing`
     has one "round": row 0 holds each shard's total mistakes and the weights mixed once.
     """
 
@@ -276,7 +276,7 @@ def parameter_mixing(
 
 
 def mixed_mistakes(mistakes: ArrayLike, mu: ArrayLike) -> NDArray[np.float64]:
-    """Return ``sum_{n <= N} sum_i mu(i, n) k(i, n)`` after every round ``N``.
+    """Return ``sum_{r <= N} sum_i mu(i, r) k(i, r)`` after every round ``N``.
 
     The left side of McDonald, Hall and Mann's bound (their Theorem 3): on
     separable data it stays ``<= R^2 / gamma^2`` after every round.
@@ -392,9 +392,9 @@ class ParameterMixingPerceptron(LinearBinaryClassifier):
     converged_ : bool
         Whether the last round made no mistake on any shard.
     mistakes_per_round_ : ndarray of shape (n_iter_, n_shards_)
-        ``k(i, n)``: the mistakes of shard ``i`` in round ``n``.
+        ``k(i, r)``: the mistakes of shard ``i`` in round ``r``.
     mixing_weights_ : ndarray of shape (n_iter_, n_shards_)
-        ``mu(i, n)``: the weights that mixed round ``n``.
+        ``mu(i, r)``: the weights that mixed round ``r``.
     coef_path_ : ndarray of shape (n_iter_, n_features)
         The mixed ``w`` after each round.
     intercept_path_ : ndarray of shape (n_iter_,)

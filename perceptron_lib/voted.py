@@ -22,9 +22,10 @@ class VotedPerceptron(OnlineLinearClassifier):
     vector ``(w_k, b_k)`` with survival count ``c_k = 1``; each example it then
     classifies correctly adds 1 to its count. A prediction is the sign of the
     weighted vote ``sum_k c_k * sign(w_k . x + b_k)`` (Freund and Schapire,
-    1999), with ``sign(0) = 0`` inside the vote and a vote of exactly 0
-    predicting the negative class. The initial
-    zero vector, which never survives an example, is not stored.
+    1999). Inside the vote, as everywhere in this library, ``sign(0) = -1``: a
+    vector whose activation is exactly 0 votes for the negative class, and a
+    vote of exactly 0 predicts the negative class too. The initial zero vector,
+    which never survives an example, is not stored.
 
     Storage and prediction cost grow with the number of updates: one vector per
     mistake. The default ``max_iter`` is therefore smaller than the other
@@ -83,6 +84,16 @@ class VotedPerceptron(OnlineLinearClassifier):
     [1, 1, -1]
     >>> int(voted.survival_counts_.sum()) == 3 * voted.n_iter_
     True
+
+    Without a bias, every activation at the origin is exactly 0, so every stored
+    vector votes -1 with its whole count (with ``sign(0) = 0`` the vote would be 0):
+
+    >>> no_bias = VotedPerceptron(shuffle=False, fit_intercept=False)
+    >>> no_bias = no_bias.fit([[1.0, 2.0], [-1.0, -1.0]], [1, -1])
+    >>> no_bias.survival_counts_.tolist()
+    [4]
+    >>> no_bias.decision_function([[0.0, 0.0]]).tolist()
+    [-4.0]
     """
 
     def __init__(
