@@ -48,7 +48,6 @@ $(STAMP): requirements.txt pyproject.toml
 
 book: $(STAMP)
 	$(BIN)/jupyter-book build . --path-output . --warningiserror --nitpick --keep-going
-	@test ! -f $(PDF) || cp $(PDF) $(BUILD)/html/
 	@echo
 	@echo "The book is built in $(abspath $(BUILD))/html. To read it: make serve, then open"
 	@echo "http://localhost:$(PORT)/ (opened from disk, its animations do not load)."
@@ -102,7 +101,7 @@ pdf: $(STAMP) texlive
 		--nitpick --keep-going
 	mkdir -p $(dir $(PDF))
 	cp $(BUILD)/latex/perceptron-course.pdf $(PDF)
-	@test ! -d $(BUILD)/html || cp $(PDF) $(BUILD)/html/
+	@test ! -d $(BUILD)/html || $(BIN)/python scripts/book_pdf.py $(BUILD)/html $(PDF)
 	@echo "The book as a PDF: $(abspath $(PDF))"
 
 pdf-check: pdf

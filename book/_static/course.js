@@ -255,30 +255,24 @@ function nameControls() {
 // --------------------------------------------------------------------------
 // The header's download menu: its "PDF" entry prints the page. When the site
 // carries the book's PDF (the deploy workflow and `make pdf` put it at the
-// site's root), the entry downloads that instead.
+// site's root; scripts/book_pdf.py writes its name into book-pdf.js), the entry
+// downloads that instead.
 // --------------------------------------------------------------------------
 
-const BOOK_PDF = "perceptron-course.pdf";
-
 function offerBookPdf() {
+  const pdf = window.COURSE_BOOK_PDF;
   const print = document.querySelector("button[onclick*='print']");
   const root = document.documentElement.dataset.content_root;
-  if (!print || root === undefined || location.protocol === "file:") return;
-  const url = new URL(root + BOOK_PDF, location.href).href;
-  fetch(url, { method: "HEAD" })
-    .then((response) => {
-      if (!response.ok) return;
-      const link = document.createElement("a");
-      link.href = url;
-      link.className = print.className;
-      link.setAttribute("download", "");
-      link.title = "The whole book as a PDF";
-      link.innerHTML = print.innerHTML;
-      const label = link.querySelector(".btn__text-container") || link;
-      label.textContent = "Book (.pdf)";
-      print.replaceWith(link);
-    })
-    .catch(() => {}); // no PDF here: the entry keeps printing the page
+  if (!pdf || !print || root === undefined) return;
+  const link = document.createElement("a");
+  link.href = root + pdf;
+  link.className = print.className;
+  link.setAttribute("download", "");
+  link.title = "The whole book as a PDF";
+  link.innerHTML = print.innerHTML;
+  const label = link.querySelector(".btn__text-container") || link;
+  label.textContent = "Book (.pdf)";
+  print.replaceWith(link);
 }
 
 // --------------------------------------------------------------------------
