@@ -27,13 +27,12 @@ FORMULA_BOX_JS = r"""() => {
             "mjx-container.math-too-wide, mjx-container:not([display='true'])[role='region']")) {
         const paragraph = math.closest(block);
         if (!paragraph) continue;
-        // Measured without the box: the formula's own width.
-        const copy = math.cloneNode(true);
-        copy.classList.remove("math-too-wide");
-        copy.style.cssText = "position: absolute; visibility: hidden; max-width: none";
-        paragraph.append(copy);
-        const width = copy.getBoundingClientRect().width;
-        copy.remove();
+        // Measured in place without the box (a copy elsewhere may wrap): the
+        // formula's own width on its line.
+        const boxed = math.classList.contains("math-too-wide");
+        math.classList.remove("math-too-wide");
+        const width = math.getBoundingClientRect().width;
+        if (boxed) math.classList.add("math-too-wide");
         if (width <= paragraph.clientWidth + 1) {
             problems.push(`a formula that fits its paragraph is boxed as wider than the `
                 + `screen (${Math.round(width)}px in ${paragraph.clientWidth}px): `
