@@ -82,6 +82,20 @@ def smallest_text(
         raise TypeError(f"fig must be a matplotlib Figure, got {type(fig).__name__}.")
     if not shown_width > 0:
         raise ValueError(f"shown_width must be positive, got {shown_width!r}.")
+    original = fig.canvas
+    if not hasattr(original, "get_renderer"):
+        # A closed figure (the notebooks close theirs before showing them) has
+        # a bare canvas: measure on an Agg one, then give the old one back.
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        FigureCanvasAgg(fig)
+    try:
+        return _measure(fig, shown_width, tight)
+    finally:
+        fig.set_canvas(original)
+
+
+def _measure(fig: Figure, shown_width: float, tight: bool) -> SmallestText:
     renderer = fig.canvas.get_renderer()
     fig.draw(renderer)
     dpi = fig.dpi

@@ -146,3 +146,14 @@ def test_bad_input_is_refused() -> None:
         smallest_text(fig)
     with pytest.raises(ValueError, match="shown_width"):
         smallest_text(fig, shown_width=0)
+
+
+def test_a_closed_figure_is_measured_and_keeps_its_canvas() -> None:
+    """The chapters close a figure before showing it: it is measured all the same."""
+    fig, ax = plt.subplots(figsize=(3.0, 2.0), dpi=100)
+    ax.set_title("ten points", fontsize=10)
+    open_size = smallest_text(fig).css_px
+    plt.close(fig)
+    canvas = fig.canvas
+    assert smallest_text(fig).css_px == open_size
+    assert fig.canvas is canvas
