@@ -135,11 +135,14 @@ function labelScrollers() {
   for (const [selector, what] of SCROLLERS) {
     for (const box of document.querySelectorAll(selector)) {
       const scrolls = box.clientWidth > 0 && box.scrollWidth > box.clientWidth + 1;
-      const inside = box.parentElement?.closest(".scrolls-sideways");
-      if (!scrolls || inside) {
-        if (box.dataset.scrollKind) unlabel(box); // fits now (a wider window)
+      if (box.parentElement?.closest(".scrolls-sideways")) {
+        if (box.dataset.scrollKind) unlabel(box); // its outer box scrolls instead
         continue;
       }
+      // A box labelled once stays labelled (a wider window may make it fit,
+      // and the theme may still be changing the layout when resize fires);
+      // it is numbered again with the others, so that names stay unique.
+      if (!scrolls && !box.dataset.scrollKind) continue;
       count[what] = (count[what] || 0) + 1;
       box.classList.add("scrolls-sideways");
       box.dataset.scrollKind = what;
@@ -318,7 +321,11 @@ window.addEventListener("load", () => {
   const mathjax = window.MathJax?.startup?.promise;
   if (mathjax) mathjax.then(labelScrollers);
 });
+// Again a moment after a resize: the theme moves its sidebars in and out.
+let resized;
 window.addEventListener("resize", () => {
   labelScrollers();
   addEnlargeCues();
+  clearTimeout(resized);
+  resized = setTimeout(labelScrollers, 300);
 });
