@@ -22,11 +22,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 COURSE ?= $(BUILD)/nbgrader
 PDF    := $(BUILD)/pdf/perceptron-course.pdf
 
-.PHONY: help book test lint unit notebooks notebooks-portable build-check site binder chromium lab execute student bench clean lock
+.PHONY: help book serve test lint unit notebooks notebooks-portable build-check site binder chromium lab execute student bench clean lock
 .PHONY: assignments grade pdf pdf-check texlive bubblewrap
 
 help:
 	@echo "make book   build the HTML book into $(BUILD)/html"
+	@echo "make serve  serve the built book at http://localhost:8000/ (PORT=...)"
 	@echo "make test   lint, library tests, notebook checks (also under other CPUs' arithmetic),"
 	@echo "            strict book build, site test, PDF check"
 	@echo "make site   test the built site in headless Chromium (screenshots in $(BUILD)/screenshots)"
@@ -50,7 +51,16 @@ $(STAMP): requirements.txt pyproject.toml
 book: $(STAMP)
 	$(BIN)/jupyter-book build . --path-output . --warningiserror --nitpick --keep-going
 	@echo
-	@echo "The book is built: open $(abspath $(BUILD))/html/index.html in a browser."
+	@echo "The book is built in $(abspath $(BUILD))/html. To read it: make serve, then open"
+	@echo "http://localhost:$(PORT)/ (opened from disk, its animations do not load)."
+
+# The built site on a local web server (a page opened from disk cannot fetch
+# its animations: browsers block fetch() on file://).
+PORT ?= 8000
+serve:
+	@test -f $(BUILD)/html/index.html || $(MAKE) book
+	@echo "The book at http://localhost:$(PORT)/ (Ctrl-C stops the server)"
+	$(BIN)/python -m http.server $(PORT) --bind 127.0.0.1 --directory $(BUILD)/html
 
 test: lint unit notebooks notebooks-portable build-check site binder pdf-check
 
@@ -115,6 +125,7 @@ pdf: $(STAMP) texlive
 		--nitpick --keep-going
 	mkdir -p $(dir $(PDF))
 	cp $(BUILD)/latex/perceptron-course.pdf $(PDF)
+	@test ! -d $(BUILD)/html || $(BIN)/python scripts/book_pdf.py $(BUILD)/html $(PDF)
 	@echo "The book as a PDF: $(abspath $(PDF))"
 
 pdf-check: pdf

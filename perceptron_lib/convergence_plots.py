@@ -23,17 +23,18 @@ BOUND = "#D55E00"  # vermilion
 def plot_proof_steps(steps: ProofSteps, axes=None):
     """Draw the three inequalities of the proof after every update k of a run.
 
-    Left: ``u . v_k`` and its lower bound ``k gamma``; middle: ``||v_k||^2``
-    and its upper bound ``k R^2``; right: ``cos theta_k`` and its lower bound
+    Top: ``u . v_k`` and its lower bound ``k gamma``; middle: ``||v_k||^2``
+    and its upper bound ``k R^2``; bottom: ``cos theta_k`` and its lower bound
     ``sqrt(k) gamma / R``, with the ceiling ``cos theta <= 1`` that ends the
-    proof.
+    proof. The panels are stacked, one per row, so that their text stays
+    legible on a phone (at least 8 CSS px when shown 342 px wide).
 
     Parameters
     ----------
     steps : ProofSteps
         From :func:`perceptron_lib.convergence.proof_steps`.
     axes : sequence of three matplotlib Axes, optional
-        A new 10 x 3.2 inch figure if None.
+        A new 4.8 x 8 inch figure of three rows if None.
 
     Returns
     -------
@@ -57,7 +58,7 @@ def plot_proof_steps(steps: ProofSteps, axes=None):
     if not isinstance(steps, ProofSteps):
         raise TypeError(f"steps must be ProofSteps, got {type(steps).__name__}.")
     if axes is None:
-        _, axes = plt.subplots(1, 3, figsize=(10, 3.2), facecolor="white", layout="constrained")
+        _, axes = plt.subplots(3, 1, figsize=(4.8, 8.0), facecolor="white", layout="constrained")
     axes = np.asarray(axes).ravel()
     if axes.shape != (3,):
         raise ValueError(f"axes must hold three Axes, got {axes.shape[0]}.")
@@ -77,7 +78,7 @@ def plot_proof_steps(steps: ProofSteps, axes=None):
         ax.plot(k, bound, "--", color=BOUND, label=bound_name)
         ax.set_xlabel("update $k$")
         ax.set_ylabel(name)
-        ax.legend(fontsize="small", frameon=False)
+        ax.legend(frameon=False)
     axes[2].axhline(1.0, color="0.5", linewidth=0.8)
     return axes
 
@@ -111,7 +112,7 @@ def plot_bound_vs_mistakes(
     ax.set_yscale("log")
     ax.set_xlabel(r"bound $(R/\gamma)^2$, lifted $R$ and $\gamma$")
     ax.set_ylabel("mistakes made")
-    ax.legend(fontsize="small", frameon=False)
+    ax.legend(frameon=False)
     return ax
 
 
@@ -139,7 +140,7 @@ def plot_weight_norm(trace: TrainingTrace, ax: Axes | None = None, *, label: str
     ax.set_ylabel(r"$\|(b, \mathbf{w})\|$")
     ax.set_ylim(bottom=0)
     if label:
-        ax.legend(fontsize="small", frameon=False)
+        ax.legend(frameon=False)
     return ax
 
 

@@ -79,7 +79,7 @@ def plot_error_curve(
     ax.set_xlabel("passes over the training data")
     ax.set_ylabel("fraction misclassified")
     ax.set_ylim(bottom=0)
-    ax.legend(fontsize="small", framealpha=0.9)
+    ax.legend(framealpha=0.9)
     return ax
 
 
@@ -173,7 +173,7 @@ def plot_loss_profile(
         ax.plot(t, values, color=CURVE_COLORS[k % len(CURVE_COLORS)], label=name)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("loss")
-    ax.legend(fontsize="small", framealpha=0.9)
+    ax.legend(framealpha=0.9)
     return ax
 
 
@@ -244,5 +244,5 @@ def plot_descent_path(
         ax.annotate(str(k), (x, y), textcoords="offset points", xytext=(0, 6), ha="center")
     ax.set_xlabel("t")
     ax.set_ylabel(label)
-    ax.legend(fontsize="small", framealpha=0.9)
+    ax.legend(framealpha=0.9)
     return ax

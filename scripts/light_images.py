@@ -12,11 +12,17 @@ none by more than ``MAX_CHANGE`` (the few that move are anti-aliased edge
 pixels), and only if it is opaque, so that no figure changes visibly and the
 site test's check for opaque figures still sees what the notebook drew. The
 notebooks themselves are untouched.
+
+Every ``<img>`` of the written pages that shows one of these figures also gets
+the figure's pixel ``width`` and ``height`` (issue 24): the browser then keeps
+the figure's place before it arrives, and the text does not jump when it does
+(course.css keeps the shape when the column is narrower).
 """
 
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +61,52 @@ def palette_version(path: Path) -> bytes | None:
     return lighter if len(lighter) < len(original) else None
 
 
+IMG_TAG = re.compile(r"<img\b[^>]*>")
+IMG_SRC = re.compile(r'\bsrc="([^"]*_images/[^"/]+)"')
+
+
+def with_size(tag: str, sizes: dict[str, tuple[int, int]]) -> str:
+    """One ``<img ...>`` tag with the width and height of its figure, if known.
+
+    >>> with_size('<img alt="A." src="../_images/a.png" />', {"a.png": (640, 480)})
+    '<img width="640" height="480" alt="A." src="../_images/a.png" />'
+    >>> with_size('<img src="x.svg" />', {})
+    '<img src="x.svg" />'
+    """
+    source = IMG_SRC.search(tag)
+    if source is None or re.search(r"\b(width|height)=", tag):
+        return tag
+    size = sizes.get(source.group(1).rsplit("/", 1)[-1])
+    if size is None:
+        return tag
+    return tag.replace("<img", f'<img width="{size[0]}" height="{size[1]}"', 1)
+
+
+def size_images(outdir: Path) -> int:
+    """Give each figure of the written pages its width and height; count the tags."""
+    sizes = {}
+    for path in Path(outdir, "_images").glob("*"):
+        try:
+            with Image.open(path) as image:
+                sizes[path.name] = image.size
+        except OSError:
+            continue  # not a raster image (an SVG): the browser reads its size
+    changed = 0
+
+    def sized_tag(match: re.Match) -> str:
+        nonlocal changed
+        tag = with_size(match.group(0), sizes)
+        changed += tag != match.group(0)
+        return tag
+
+    for page in Path(outdir).rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        sized = IMG_TAG.sub(sized_tag, text)
+        if sized != text:
+            page.write_text(sized, encoding="utf-8")
+    return changed
+
+
 def lighten_images(app: Sphinx, exception: Exception | None) -> None:
     """After an HTML build, rewrite each figure that gets lighter as a palette PNG."""
     if exception is not None or app.builder.format != "html":
@@ -67,6 +119,7 @@ def lighten_images(app: Sphinx, exception: Exception | None) -> None:
             path.write_bytes(lighter)
     if saved:
         print(f"light_images: figures written as palette PNGs, {saved / 1e6:.2f} MB lighter")
+    size_images(Path(app.outdir))
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -109,16 +109,40 @@ class Weight:
                 f"(heaviest: {heaviest})")  # fmt: skip
 
 
+# Records when the first screen is readable (issue 24): some of the text is on
+# it, every formula on it is typeset (no raw TeX) and the fonts have arrived.
+READABLE_SCRIPT = r"""(() => {
+    const check = () => {
+        const shown = (e) => {
+            const box = e.getBoundingClientRect();
+            return box.width > 0 && box.bottom > 0 && box.top < innerHeight;
+        };
+        const text = [...document.querySelectorAll(".bd-content p")].some(shown);
+        const raw = [...document.querySelectorAll(".math")]
+            .some((e) => shown(e) && !e.querySelector("mjx-container"));
+        if (text && !raw && document.fonts.status === "loaded") {
+            window.__courseReadable = performance.now();
+        } else {
+            requestAnimationFrame(check);
+        }
+    };
+    requestAnimationFrame(check);
+})();"""
+
+
 def measure(browser, url: str, *, viewport: dict, slow: bool = False) -> tuple[Weight, dict]:
     """Open ``url`` once with an empty cache; return its weight and its timings (ms).
 
     The timings are ``text`` (first paint of text: First Contentful Paint),
-    ``largest`` (Largest Contentful Paint: the biggest text block or image) and
-    ``load`` (the load event), measured on :data:`SLOW_LINE` when ``slow``.
+    ``largest`` (Largest Contentful Paint: the biggest text block or image),
+    ``readable`` (the first screen shows text and no formula on it is left as
+    raw TeX: :data:`READABLE_SCRIPT`; None if that never happened) and ``load``
+    (the load event), measured on :data:`SLOW_LINE` when ``slow``.
     """
     context = browser.new_context(viewport=viewport)
     try:
         page = context.new_page()
+        page.add_init_script(READABLE_SCRIPT)
         cdp = context.new_cdp_session(page)
         cdp.send("Network.enable")
         cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
@@ -148,6 +172,7 @@ def measure(browser, url: str, *, viewport: dict, slow: bool = False) -> tuple[W
                     setTimeout(() => resolve(null), 1000);
                 });
                 return {text: paint ? paint.startTime : null, largest,
+                        readable: window.__courseReadable ?? null,
                         load: nav ? nav.loadEventStart : null};
             }"""
         )
@@ -189,7 +214,12 @@ def main() -> None:
                 line += (
                     f"; slow line: first text {slow['text'] / 1e3:.1f} s, "
                     f"largest text/image {slow['largest'] / 1e3:.1f} s, "
-                    f"load {slow['load'] / 1e3:.1f} s"
+                    + (
+                        f"first screen readable (maths typeset) {slow['readable'] / 1e3:.1f} s, "
+                        if slow["readable"] is not None
+                        else "first screen never readable, "
+                    )
+                    + f"load {slow['load'] / 1e3:.1f} s"
                 )
             print(line, flush=True)
         browser.close()

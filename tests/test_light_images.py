@@ -48,3 +48,22 @@ def test_an_image_of_many_colours_is_left_alone(tmp_path):
     noise = np.random.default_rng(1).integers(0, 256, size=(64, 64, 3), dtype=np.uint8)
     Image.fromarray(noise).save(path)
     assert light_images.palette_version(path) is None
+
+
+def test_each_figure_of_a_page_gets_its_width_and_height(tmp_path):
+    """No layout shift: the browser keeps a figure's place before it arrives (issue 24)."""
+    (tmp_path / "_images").mkdir()
+    Image.new("RGB", (640, 480), "white").save(tmp_path / "_images" / "fig.png")
+    (tmp_path / "book").mkdir()
+    page = tmp_path / "book" / "chapter.html"
+    page.write_text(
+        '<p><img alt="A figure." src="../_images/fig.png" /></p>\n'
+        '<img alt="Logo." src="../_static/logo.svg">\n'
+        '<img width="10" alt="Sized by the author." src="../_images/fig.png" />\n'
+    )
+    assert light_images.size_images(tmp_path) == 1
+    text = page.read_text()
+    assert '<img width="640" height="480" alt="A figure." src="../_images/fig.png" />' in text
+    assert '<img alt="Logo." src="../_static/logo.svg">' in text
+    assert '<img width="10" alt="Sized by the author."' in text
+    assert light_images.size_images(tmp_path) == 0  # a second run changes nothing

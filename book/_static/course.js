@@ -51,9 +51,21 @@ function loadAnimation(holder) {
       }
       holder.querySelectorAll(".animation").forEach(describeAnimation);
     })
-    .catch(() => {
-      holder.dataset.failed = "true"; // the placeholder's link still opens it
-    });
+    .catch(() => showFailedAnimation(holder));
+}
+
+// A page opened from disk (file://) may not fetch, and a line may drop: the
+// note then says so instead of promising that the animation is coming, and
+// its link still opens the animation on its own.
+function showFailedAnimation(holder) {
+  holder.dataset.failed = "true";
+  const note = holder.querySelector(".lazy-animation-note");
+  const link = note?.querySelector("a");
+  if (!note) return;
+  const text = document.createElement("strong");
+  text.textContent = "The animation could not be loaded here. ";
+  note.replaceChildren(text, ...(link ? [link] : []));
+  note.setAttribute("role", "status");
 }
 
 function deferAnimations() {
@@ -90,27 +102,54 @@ const SCROLLERS = [
 
 // Inline math cannot wrap (MathJax 3 does not break lines), so a formula in the
 // text that is wider than its paragraph becomes a small box of its own that
-// scrolls; it is then labelled like the others below.
+// scrolls; it is then labelled like the others below. The formula is measured
+// against the block it sits in (a paragraph, a list item, a table cell), never
+// against its own wrapper, which is as wide as the formula itself: a short
+// formula gets no box, no tab stop and no region.
+const TEXT_BLOCK = "p, li, dd, dt, td, th, figcaption, caption, blockquote, .admonition, section";
+
 function boxWideInlineMath() {
   for (const math of document.querySelectorAll(".bd-content mjx-container:not([display='true'])")) {
-    const paragraph = math.parentElement;
-    if (!paragraph || math.classList.contains("math-too-wide")) continue;
-    if (math.getBoundingClientRect().width > paragraph.clientWidth) {
+    const block = math.closest(TEXT_BLOCK);
+    if (!block) continue;
+    // Measured unboxed: a boxed formula is as narrow as its paragraph.
+    math.classList.remove("math-too-wide");
+    if (math.getBoundingClientRect().width > block.clientWidth + 1) {
       math.classList.add("math-too-wide");
+    } else if (math.dataset.scrollKind) {
+      unlabel(math);
     }
+  }
+}
+
+function unlabel(box) {
+  box.classList.remove("scrolls-sideways");
+  for (const name of ["tabindex", "role", "aria-label", "data-scroll-kind"]) {
+    box.removeAttribute(name);
   }
 }
 
 function labelScrollers() {
   boxWideInlineMath();
+  const count = {};
   for (const [selector, what] of SCROLLERS) {
     for (const box of document.querySelectorAll(selector)) {
-      if (box.clientWidth === 0 || box.scrollWidth <= box.clientWidth + 1) continue;
-      if (box.parentElement?.closest(".scrolls-sideways")) continue;
+      const scrolls = box.clientWidth > 0 && box.scrollWidth > box.clientWidth + 1;
+      if (box.parentElement?.closest(".scrolls-sideways")) {
+        if (box.dataset.scrollKind) unlabel(box); // its outer box scrolls instead
+        continue;
+      }
+      // A box labelled once stays labelled (a wider window may make it fit,
+      // and the theme may still be changing the layout when resize fires);
+      // it is numbered again with the others, so that names stay unique.
+      if (!scrolls && !box.dataset.scrollKind) continue;
+      count[what] = (count[what] || 0) + 1;
       box.classList.add("scrolls-sideways");
+      box.dataset.scrollKind = what;
       box.setAttribute("tabindex", "0");
       box.setAttribute("role", "region");
-      box.setAttribute("aria-label", `${what}, wider than the screen: scroll sideways`);
+      // Regions need names of their own (axe: landmark-unique): numbered.
+      box.setAttribute("aria-label", `${what} ${count[what]}, wider than the screen: scroll sideways`);
     }
   }
 }
@@ -148,14 +187,43 @@ function enlargeFigure(image) {
   dialog.showModal();
 }
 
+const FIGURE_IMAGES = ".bd-content figure img, .bd-content .cell_output img";
+
+// Only figures drawn much smaller than their pixels gain from a tap.
+function shrunk(image) {
+  return (
+    !image.closest(".animation, a") &&
+    image.clientWidth > 0 &&
+    image.naturalWidth >= 1.3 * image.clientWidth
+  );
+}
+
 document.addEventListener("click", (event) => {
   if (window.innerWidth >= PHONE_WIDTH) return;
-  const image = event.target.closest(".bd-content figure img, .bd-content .cell_output img");
-  if (!image || image.closest(".animation, a")) return;
-  // Only figures drawn much smaller than their pixels gain from a tap.
-  if (image.naturalWidth < 1.3 * image.clientWidth) return;
-  enlargeFigure(image);
+  const image = event.target.closest(FIGURE_IMAGES);
+  if (image && shrunk(image)) enlargeFigure(image);
 });
+
+// A touch reader has no cursor to tell them that a figure opens larger: each
+// shrunk figure gets a visible button under it that does it (also reachable
+// with the keyboard). course.css shows the buttons on phones only.
+function addEnlargeCues() {
+  if (window.innerWidth >= PHONE_WIDTH) return;
+  for (const image of document.querySelectorAll(FIGURE_IMAGES)) {
+    if (!image.complete) {
+      image.addEventListener("load", addEnlargeCues, { once: true });
+      continue;
+    }
+    const next = image.nextElementSibling;
+    if (!shrunk(image) || next?.classList.contains("course-enlarge")) continue;
+    const cue = document.createElement("button");
+    cue.type = "button";
+    cue.className = "course-enlarge";
+    cue.textContent = "Tap to enlarge the figure";
+    cue.addEventListener("click", () => enlargeFigure(image));
+    image.after(cue);
+  }
+}
 
 // --------------------------------------------------------------------------
 // Names that say what a control does.
@@ -188,6 +256,29 @@ function nameControls() {
 }
 
 // --------------------------------------------------------------------------
+// The header's download menu: its "PDF" entry prints the page. When the site
+// carries the book's PDF (the deploy workflow and `make pdf` put it at the
+// site's root; scripts/book_pdf.py writes its name into book-pdf.js), the entry
+// downloads that instead.
+// --------------------------------------------------------------------------
+
+function offerBookPdf() {
+  const pdf = window.COURSE_BOOK_PDF;
+  const print = document.querySelector("button[onclick*='print']");
+  const root = document.documentElement.dataset.content_root;
+  if (!pdf || !print || root === undefined) return;
+  const link = document.createElement("a");
+  link.href = root + pdf;
+  link.className = print.className;
+  link.setAttribute("download", "");
+  link.title = "The whole book as a PDF";
+  link.innerHTML = print.innerHTML;
+  const label = link.querySelector(".btn__text-container") || link;
+  label.textContent = "Book (.pdf)";
+  print.replaceWith(link);
+}
+
+// --------------------------------------------------------------------------
 // The phone menus: a section picked in "on this page" closes the menu, so
 // that the reader sees the section rather than the menu over it.
 // --------------------------------------------------------------------------
@@ -217,6 +308,7 @@ document.addEventListener("DOMContentLoaded", () => {
   deferAnimations();
   document.querySelectorAll(".animation").forEach(describeAnimation);
   labelScrollers();
+  offerBookPdf();
   // After sphinx-togglebutton has added its buttons (also on DOMContentLoaded).
   setTimeout(nameControls, 0);
   const mathjax = window.MathJax?.startup?.promise;
@@ -225,7 +317,15 @@ document.addEventListener("DOMContentLoaded", () => {
 window.addEventListener("load", () => {
   nameControls();
   labelScrollers();
+  addEnlargeCues();
   const mathjax = window.MathJax?.startup?.promise;
   if (mathjax) mathjax.then(labelScrollers);
 });
-window.addEventListener("resize", labelScrollers);
+// Again a moment after a resize: the theme moves its sidebars in and out.
+let resized;
+window.addEventListener("resize", () => {
+  labelScrollers();
+  addEnlargeCues();
+  clearTimeout(resized);
+  resized = setTimeout(labelScrollers, 300);
+});

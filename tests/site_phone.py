@@ -1,0 +1,167 @@
+"""Checks of a page as a phone reader meets it (issue 24), used by tests/test_site.py.
+
+Each check takes an open Playwright page and returns a list of problems in
+words, empty when the page is fine:
+
+- :func:`formula_box_problems`: a formula in the text that fits its paragraph
+  is not boxed (no scroll box, tab stop or region of its own), and no two
+  regions share a name (axe ``landmark-unique``);
+- :func:`norm_problems`: no norm drawn with ``\\left\\lVert ... \\right\\rVert``,
+  which MathJax 3 draws as small bars low on the line;
+- :func:`figure_size_problems`: every raster figure of the article carries
+  its width and height, so that the text does not jump when it arrives;
+- :func:`enlarge_cue_problems`: on a phone, every figure shrunk to the screen
+  has a visible "tap to enlarge" button that opens it;
+- :func:`failed_animation_problems`: an animation that could not be loaded
+  does not keep promising that it loads;
+- :func:`covered_control_problems`: no floating element ("Back to top")
+  covers an animation's controls while the reader scrolls back up.
+"""
+
+from __future__ import annotations
+
+FORMULA_BOX_JS = r"""() => {
+    const problems = [];
+    const block = "p, li, dd, dt, td, th, figcaption, caption, blockquote, .admonition, section";
+    for (const math of document.querySelectorAll(
+            "mjx-container.math-too-wide, mjx-container:not([display='true'])[role='region']")) {
+        const paragraph = math.closest(block);
+        if (!paragraph) continue;
+        // Measured in place without the box (a copy elsewhere may wrap): the
+        // formula's own width on its line.
+        const boxed = math.classList.contains("math-too-wide");
+        math.classList.remove("math-too-wide");
+        const width = math.getBoundingClientRect().width;
+        if (boxed) math.classList.add("math-too-wide");
+        if (width <= paragraph.clientWidth + 1) {
+            problems.push(`a formula that fits its paragraph is boxed as wider than the `
+                + `screen (${Math.round(width)}px in ${paragraph.clientWidth}px): `
+                + math.textContent.trim().slice(0, 40));
+        }
+    }
+    const names = {};
+    for (const region of document.querySelectorAll("[role='region']")) {
+        const name = region.getAttribute("aria-label") || "";
+        names[name] = (names[name] || 0) + 1;
+    }
+    for (const [name, count] of Object.entries(names)) {
+        if (count > 1) problems.push(`${count} regions share the name "${name}"`);
+    }
+    return problems;
+}"""
+
+NORM_JS = r"""() => {
+    // \left\lVert gives a symmetric (stretchy) fence; \lVert an OPEN/CLOSE symbol.
+    const fences = [...document.querySelectorAll("mjx-assistive-mml mo[symmetric='true']")]
+        .filter((mo) => mo.textContent.trim() === "\u2016");
+    return fences.length
+        ? [`${fences.length / 2} norm(s) drawn with \\left\\lVert ... \\right\\rVert `
+            + "(small bars low on the line): define \\norm as \\lVert #1 \\rVert"]
+        : [];
+}"""
+
+FIGURE_SIZE_JS = r"""() => {
+    const problems = [];
+    for (const img of document.querySelectorAll("article img, .bd-content img")) {
+        const name = (img.getAttribute("src") || "").slice(0, 80);
+        // The theme's own icons (launch menus) are not the book's figures.
+        if (/\.svg/i.test(name) || /_static\//.test(name) || img.closest(".animation")) continue;
+        if (!img.getAttribute("width") || !img.getAttribute("height")) {
+            problems.push(`figure without width and height (the text jumps when it loads): `
+                + name);
+        }
+    }
+    return problems;
+}"""
+
+ENLARGE_CUE_JS = r"""() => {
+    const problems = [];
+    const images = document.querySelectorAll(
+        ".bd-content figure img, .bd-content .cell_output img");
+    for (const img of images) {
+        if (img.closest(".animation, a") || img.clientWidth === 0) continue;
+        if (img.naturalWidth < 1.3 * img.clientWidth) continue;
+        const cue = img.nextElementSibling;
+        const box = cue?.getBoundingClientRect();
+        const shown = cue && cue.matches("button.course-enlarge") && box.width > 0
+            && box.height > 0 && getComputedStyle(cue).visibility !== "hidden";
+        if (!shown) {
+            problems.push("a figure shrunk to the phone has no visible 'tap to enlarge' cue: "
+                + (img.getAttribute("src") || "").slice(0, 60));
+        }
+    }
+    return problems;
+}"""
+
+FAILED_ANIMATION_JS = r"""() => {
+    const problems = [];
+    for (const holder of document.querySelectorAll(".lazy-animation[data-failed]")) {
+        const note = holder.querySelector(".lazy-animation-note");
+        const text = (note?.textContent || "").replace(/\s+/g, " ");
+        if (!note || /loads as you scroll/i.test(text) || !/could not be loaded/i.test(text)) {
+            problems.push(`an animation that failed to load still says: "${text.trim()}"`);
+        }
+    }
+    return problems;
+}"""
+
+CONTROLS = ".animation .anim-buttons button, .animation .anim-state input"
+COVERED_JS = r"""(control) => {
+    const box = control.getBoundingClientRect();
+    if (box.width === 0 || box.bottom < 0 || box.top > innerHeight) return [];
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    const label = control.closest("label") || control.labels?.[0];
+    if (!hit || control.contains(hit) || (label && label.contains(hit))) return [];
+    const name = control.title || control.value || control.tagName.toLowerCase();
+    const by = `${hit.tagName.toLowerCase()}${hit.id ? "#" + hit.id : ""}`;
+    return [`an animation's "${name}" control is covered by ${by}`];
+}"""
+
+
+def formula_box_problems(page) -> list[str]:
+    """Short formulas boxed as too wide; regions sharing a name."""
+    return page.evaluate(FORMULA_BOX_JS)
+
+
+def norm_problems(page) -> list[str]:
+    r"""Norms drawn with ``\left\lVert ... \right\rVert``."""
+    return page.evaluate(NORM_JS)
+
+
+def figure_size_problems(page) -> list[str]:
+    """Raster figures without width and height attributes."""
+    return page.evaluate(FIGURE_SIZE_JS)
+
+
+def enlarge_cue_problems(page) -> list[str]:
+    """Shrunk figures without a visible "tap to enlarge" button (phone width)."""
+    return page.evaluate(ENLARGE_CUE_JS)
+
+
+def failed_animation_problems(page) -> list[str]:
+    """Failed animations that still promise to load."""
+    return page.evaluate(FAILED_ANIMATION_JS)
+
+
+def covered_control_problems(page) -> list[str]:
+    """Animation controls covered by something else after the reader scrolls back up.
+
+    The theme shows "Back to top" when the reader scrolls up, floating at 90 %
+    of the screen's height: each control is brought there, the page scrolls
+    up a little, and a tap at the control's centre must still reach it.
+    """
+    problems = []
+    controls = page.locator(CONTROLS)
+    height = page.viewport_size["height"]
+    for index in range(controls.count()):
+        control = controls.nth(index).element_handle()
+        for where in (0.9 * height,):
+            page.evaluate(
+                "([c, y]) => window.scrollTo(0, c.getBoundingClientRect().top + scrollY - y)",
+                [control, where - 60],
+            )
+            page.wait_for_timeout(50)
+            page.mouse.wheel(0, -60)
+            page.wait_for_timeout(150)
+            problems += page.evaluate(COVERED_JS, control)
+    return sorted(set(problems))
