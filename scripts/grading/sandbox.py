@@ -96,6 +96,10 @@ def command(work: Path, inner: list[str], limits: Limits) -> list[str]:
     for name in ("ld.so.cache", "localtime", "fonts", "mime.types", "ssl", "ca-certificates"):
         if Path("/etc", name).exists():
             arguments += ["--ro-bind", f"/etc/{name}", f"/etc/{name}"]
+    # The private /tmp first, then the read-only binds: bwrap mounts in order, so a
+    # course, library or environment that lives under /tmp (a clone in mktemp -d)
+    # is bound on top of the empty /tmp instead of being hidden by it.
+    arguments += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
     python_home = _python_home()
     arguments += ["--ro-bind", str(python_home), str(python_home)]
     if not str(venv).startswith(str(python_home)):
@@ -107,12 +111,6 @@ def command(work: Path, inner: list[str], limits: Limits) -> list[str]:
         "--ro-bind",
         str(HERE),
         GRADING,
-        "--proc",
-        "/proc",
-        "--dev",
-        "/dev",
-        "--tmpfs",
-        "/tmp",
         "--bind",
         str(work),
         INSIDE,
