@@ -47,6 +47,17 @@ NUMERIC_PARAMETERS = (
 MAX_SEED = np.iinfo(np.int32).max
 
 
+def unchecked_overflow():
+    """Silence NumPy's overflow and invalid-value warnings inside a ``with`` block.
+
+    For the array arithmetic of training only, whose result is checked right after
+    (:func:`check_finite_weights`, :func:`check_finite_activations`): an overflow
+    there then reaches the user as one clear ValueError, not as a RuntimeWarning
+    printed just before it.
+    """
+    return np.errstate(over="ignore", invalid="ignore")
+
+
 def check_finite_weights(model, epoch: int, X=None) -> None:
     """Raise a ValueError naming the cause if ``coef_`` or ``intercept_`` is not finite.
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from ._base import is_sparse
+from ._base import is_sparse, unchecked_overflow
 from ._online import OnlineLinearClassifier
 from ._sparse_loops import sparse_averaged_perceptron_epoch
 from ._speculative import averaged_perceptron_epoch
@@ -120,5 +120,6 @@ class AveragedPerceptron(OnlineLinearClassifier):
             float(beta),
             float(count),
         )
-        self.coef_ = self.last_coef_ - self._cached_coef / self._counter
-        self.intercept_ = self.last_intercept_ - self._cached_intercept / self._counter
+        with unchecked_overflow():  # inf - inf is NaN here: the epoch's check raises
+            self.coef_ = self.last_coef_ - self._cached_coef / self._counter
+            self.intercept_ = self.last_intercept_ - self._cached_intercept / self._counter

@@ -10,7 +10,12 @@ from numpy.typing import ArrayLike
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval
 
-from ._base import LinearBinaryClassifier, check_finite_activations, check_finite_weights
+from ._base import (
+    LinearBinaryClassifier,
+    check_finite_activations,
+    check_finite_weights,
+    unchecked_overflow,
+)
 
 
 class BatchPerceptron(LinearBinaryClassifier):
@@ -116,24 +121,31 @@ class BatchPerceptron(LinearBinaryClassifier):
         self.converged_ = False
         stuck = False
         for _ in range(self.max_iter):
-            activations = X @ self.coef_ + self.intercept_
+            with unchecked_overflow():  # checked on the next line
+                activations = X @ self.coef_ + self.intercept_
             check_finite_activations(self, activations, len(mistakes_per_pass) + 1, X)
             misclassified = signed * activations <= 0
             mistakes_per_pass.append(int(misclassified.sum()))
             if not misclassified.any():
                 self.converged_ = True
                 break
-            delta = -(signed[misclassified] @ X[misclassified]) / n_samples
-            delta_bias = -signed[misclassified].sum() / n_samples if self.fit_intercept else 0.0
-            size = np.sqrt(delta @ delta + delta_bias**2)
+            # An overflow in the step leaves weights or activations that are not
+            # finite: the checks above and after the loop raise.
+            with unchecked_overflow():
+                delta = -(signed[misclassified] @ X[misclassified]) / n_samples
+                delta_bias = 0.0
+                if self.fit_intercept:
+                    delta_bias = -signed[misclassified].sum() / n_samples
+                size = np.sqrt(delta @ delta + delta_bias**2)
             if size <= self.tol:
                 # With tol = 0 a zero correction while examples are misclassified
                 # means the weights would never move again: stop, not converged.
                 self.converged_ = self.tol > 0
                 stuck = not self.converged_
                 break
-            self.coef_ -= self.eta * delta
-            self.intercept_ = float(self.intercept_ - self.eta * delta_bias)
+            with unchecked_overflow():
+                self.coef_ -= self.eta * delta
+                self.intercept_ = float(self.intercept_ - self.eta * delta_bias)
         self.mistakes_per_epoch_ = np.array(mistakes_per_pass, dtype=np.int64)
         check_finite_weights(self, len(mistakes_per_pass), X)  # after a last step
         self.n_iter_ = len(mistakes_per_pass)

@@ -45,7 +45,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 
-from ._base import LinearBinaryClassifier, check_finite_weights
+from ._base import LinearBinaryClassifier, check_finite_weights, unchecked_overflow
 from ._loops import perceptron_epoch
 from .at_scale import _check_signed_data, mixing_weights
 
@@ -686,7 +686,8 @@ class ParameterMixingPerceptron(LinearBinaryClassifier):
             results = self._gather_round(client, futures)
             coefs, intercepts, k = (list(column) for column in zip(*results, strict=True))
             mu = mixing_weights(k, self.mixing)
-            w, b = mix(coefs, intercepts, mu)
+            with unchecked_overflow():  # inf - inf in the mix: the check below raises
+                w, b = mix(coefs, intercepts, mu)
             self.coef_, self.intercept_ = w, b
             check_finite_weights(self, len(self._mistakes) + 1)
             seconds.append(time.perf_counter() - start)

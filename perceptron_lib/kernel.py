@@ -34,7 +34,7 @@ from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kerne
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from ._base import LinearBinaryClassifier
+from ._base import LinearBinaryClassifier, unchecked_overflow
 from ._compile import compiled
 
 __all__ = ["KernelPerceptron", "kernel_perceptron_epoch"]
@@ -230,7 +230,8 @@ class KernelPerceptron(LinearBinaryClassifier):
         return self._fit_classes(X, y)
 
     def _fit_binary(self, X, signed) -> None:
-        gram = np.ascontiguousarray(self._kernel_matrix(X, X))  # n x n: 8 n^2 bytes
+        with unchecked_overflow():  # a kernel that overflows is reported just below
+            gram = np.ascontiguousarray(self._kernel_matrix(X, X))  # n x n: 8 n^2 bytes
         if not np.all(np.isfinite(gram)):
             raise ValueError(
                 f"The kernel {self.kernel!r} overflowed on the training data (NaN or infinite "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._base import is_sparse
+from ._base import is_sparse, unchecked_overflow
 from ._loops import perceptron_epoch
 from ._online import OnlineLinearClassifier
 from ._sparse_loops import sparse_perceptron_epoch
@@ -143,11 +143,12 @@ class VotedPerceptron(OnlineLinearClassifier):
         updated = order[positions]
         steps = float(self.eta) * y[updated]
         rows = X[updated].toarray() if is_sparse(X) else X[updated]
-        new_weights = np.cumsum(np.vstack([start_coef, steps[:, None] * rows]), axis=0)[1:]
-        if self.fit_intercept:
-            new_intercepts = np.cumsum(np.concatenate([[start_intercept], steps]))[1:]
-        else:
-            new_intercepts = np.zeros(positions.size)
+        with unchecked_overflow():  # an overflow here is raised by the epoch's check
+            new_weights = np.cumsum(np.vstack([start_coef, steps[:, None] * rows]), axis=0)[1:]
+            if self.fit_intercept:
+                new_intercepts = np.cumsum(np.concatenate([[start_intercept], steps]))[1:]
+            else:
+                new_intercepts = np.zeros(positions.size)
         self.weights_ = np.vstack([self.weights_, new_weights])
         self.intercepts_ = np.concatenate([self.intercepts_, new_intercepts])
         self.survival_counts_ = np.concatenate(

@@ -474,8 +474,22 @@ def test_dask_labels_are_checked_as_numpy_labels_are(client, labels, match):
 @pytest.mark.parametrize(("eta", "scale"), [(1e308, 1.0), (1.0, 1e200)])
 def test_overflow_on_the_cluster_raises(client, eta, scale):
     X, y = separable()
-    with pytest.raises(ValueError, match="overflow"):
-        ParameterMixingPerceptron(client=client, eta=eta).fit(X * scale, y)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(ValueError, match="overflow"):
+            ParameterMixingPerceptron(client=client, eta=eta).fit(X * scale, y)
+    # The ValueError alone: no NumPy RuntimeWarning from mixing infinite weights before it.
+    assert [str(w.message) for w in caught if w.category is RuntimeWarning] == []
+
+
+def test_mixing_opposite_infinities_raises_the_value_error_alone(client):
+    # Shard 0 learns w = +inf, shard 1 w = -inf: their mix is inf - inf = NaN.
+    X, y = np.array([[2.0], [2.0]]), np.array([1, 0])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(ValueError, match="overflow in epoch 1"):
+            ParameterMixingPerceptron(client=client, n_shards=2, eta=1e308).fit(X, y)
+    assert [str(w.message) for w in caught if w.category is RuntimeWarning] == []
 
 
 def test_a_deep_copy_shares_the_live_client_and_copies_the_rest(client):

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy import sparse
+from sklearn.base import clone
 from sklearn.datasets import load_digits, load_iris
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import Perceptron as SklearnPerceptron
@@ -235,10 +236,59 @@ def test_overflow_in_partial_fit_and_with_many_classes_raises(cls):
         quietly(cls(eta=1e308).fit, X, y)
 
 
+def overflowing_fits(cls):
+    """Every way a fit of ``cls`` can overflow: eta, or the data's scale; dense or sparse;
+    two or three classes; fit, or one partial_fit; four shuffled orders.
+
+    Yields ``(case, bound method, X, y, keyword arguments)``.
+    """
+    iris_X, iris_y = load_iris(return_X_y=True)
+    accepted = cls().get_params()
+    for X, y in ((iris_X[iris_y < 2], iris_y[iris_y < 2]), (iris_X, iris_y)):
+        for eta, scale in ((1e308, 1.0), (1.0, 1e200), (1.0, 1e160)):
+            for to_matrix in (np.asarray, sparse.csr_matrix):
+                if to_matrix is sparse.csr_matrix and cls not in ONLINE:
+                    continue
+                for seed in range(4):
+                    params = {"random_state": seed, "eta": eta}
+                    model = cls(**{key: v for key, v in params.items() if key in accepted})
+                    case = f"{eta=} {scale=} {to_matrix.__name__} {seed=} classes={np.unique(y)}"
+                    yield case, model.fit, to_matrix(X * scale), y, {}
+                    if hasattr(model, "partial_fit"):
+                        method, classes = clone(model).partial_fit, np.unique(y)
+                        yield (
+                            f"partial_fit {case}",
+                            method,
+                            to_matrix(X * scale),
+                            y,
+                            {"classes": classes},
+                        )
+
+
+@pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
+def test_an_overflow_reaches_the_user_as_the_value_error_alone(cls):
+    # NumPy's "overflow encountered" RuntimeWarnings used to be printed just before the
+    # ValueError. Every warning is recorded here and none may appear (but the ConvergenceWarning
+    # of a fit that did not overflow: KernelPerceptron has no eta, so eta=1e308 is no overflow).
+    escaped = []
+    for case, method, X, y, kwargs in overflowing_fits(cls):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            try:
+                method(X, y, **kwargs)
+            except ValueError as error:
+                assert "overflow" in str(error), case
+        escaped += [f"{case}: {w.category.__name__}: {w.message}" for w in caught]
+    assert escaped == []
+
+
 def test_a_kernel_that_overflows_raises():
     X, y = binary_iris()
-    with pytest.raises(ValueError, match="overflowed"):
-        KernelPerceptron(kernel="poly", degree=200).fit(10 * X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the ValueError alone, no RuntimeWarning before it
+        with pytest.raises(ValueError, match="overflowed"):
+            KernelPerceptron(kernel="poly", degree=200).fit(10 * X, y)
     # Finite kernel values whose weighted sum overflows: caught in the loop. Seeded: whether
     # the sum reaches inf depends on the order of the examples (2 of 8 seeds never do).
     with pytest.raises(ValueError, match="overflow"):
