@@ -30,12 +30,20 @@ Then the time of one mistake-free epoch: the plain loop (the single-thread
 floor: every activation summed in the exact order), the speculative epoch, the
 speculative epoch allowed to use threads, and ``X @ w`` with all threads (which
 sums in another order, so its activations differ in the last bits: counted).
+
+Last, the cold start: a first fit in a fresh process with an empty numba cache
+(every loop it runs is compiled), then again with the cache that run filled,
+stage by stage (imports, then the fit), in CPU seconds (``time.process_time``)
+and wall seconds, and the child process's whole user + sys time
+(``getrusage(RUSAGE_CHILDREN)``). ``python benchmarks/bench_perceptron.py
+--cold-start`` runs this part alone.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -100,24 +108,75 @@ def median_times(fits: dict, repeats: int = REPEATS):
     return {name: float(np.median(t)) for name, t in times.items()}, models
 
 
-def compile_time() -> tuple[float, float]:
-    """Seconds to import, then to fit once, in a fresh process with an empty numba cache."""
-    code = (
-        "import time, warnings, numpy as np\n"
-        "warnings.simplefilter('ignore')\n"
-        "t = time.perf_counter()\n"
-        "from perceptron_lib import Perceptron\n"
-        "t1 = time.perf_counter()\n"
-        "Perceptron(shuffle=False, max_iter=1).fit(np.eye(2), [0, 1])\n"
-        "print(t1 - t, time.perf_counter() - t1)\n"
+# Run in a fresh interpreter: the time of each stage of a first fit, CPU (this process)
+# and wall, printed as "stage cpu wall" lines.
+FIRST_FIT = """
+import time
+marks = [("start", time.process_time(), time.perf_counter())]
+def mark(stage):
+    marks.append((stage, time.process_time(), time.perf_counter()))
+import numpy as np
+mark("import numpy")
+import scipy.sparse
+mark("import scipy.sparse")
+import sklearn.base
+mark("import scikit-learn")
+import numba
+mark("import numba")
+from perceptron_lib import Perceptron
+mark("import perceptron_lib")
+import warnings
+warnings.simplefilter("ignore")
+Perceptron(shuffle=False, max_iter=1).fit(np.eye(2), [0, 1])
+mark("first fit")
+for (_, c0, w0), (stage, c1, w1) in zip(marks, marks[1:]):
+    print(f"{stage}|{c1 - c0}|{w1 - w0}")
+"""
+
+
+def first_fit_stages(cache: str) -> tuple[list[tuple[str, float, float]], float]:
+    """Stages of a first fit in a fresh process with numba's cache in ``cache``.
+
+    Returns ``[(stage, cpu seconds, wall seconds), ...]`` and the child's whole
+    CPU time (user + sys, from ``getrusage(RUSAGE_CHILDREN)``, interpreter start
+    included). CPU time, unlike wall time, hardly moves with the machine's load.
+    """
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run(
+        [sys.executable, "-c", FIRST_FIT],
+        env={**os.environ, "NUMBA_CACHE_DIR": cache},
+        capture_output=True,
+        text=True,
+        check=True,
     )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    child_cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    stages = []
+    for line in out.stdout.splitlines():
+        stage, cpu, wall = line.split("|")
+        stages.append((stage, float(cpu), float(wall)))
+    return stages, child_cpu
+
+
+def cold_start() -> None:
+    """Print a first fit's stages with an empty numba cache (cold), then with it filled (warm)."""
     with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        out = subprocess.run(
-            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-        )
-    seconds_import, seconds_fit = (float(part) for part in out.stdout.split())
-    return seconds_import, seconds_fit
+        runs = {"cold": first_fit_stages(cache), "warm": first_fit_stages(cache)}
+    print("\nfresh process, first fit of Perceptron: empty numba cache (cold), then the cache")
+    print(f"the cold run filled (warm); seconds of CPU (and wall) per stage ({load()}):")
+    print(f"  {'stage':<22} {'cold cpu':>9} {'(wall)':>8} {'warm cpu':>9} {'(wall)':>8}")
+    cold, warm = runs["cold"][0], runs["warm"][0]
+    for (stage, c_cpu, c_wall), (_, w_cpu, w_wall) in zip(cold, warm, strict=True):
+        print(f"  {stage:<22} {c_cpu:>9.2f} {c_wall:>8.2f} {w_cpu:>9.2f} {w_wall:>8.2f}")
+    for name in ("cpu", "wall"):
+        column = 1 if name == "cpu" else 2
+        cold_total = sum(stage[column] for stage in cold)
+        warm_total = sum(stage[column] for stage in warm)
+        print(f"  {'imports + fit, ' + name:<22} {cold_total:>9.2f} {'':>8} {warm_total:>9.2f}")
+    print(
+        f"  {'whole process, cpu':<22} {runs['cold'][1]:>9.2f} {'':>8} {runs['warm'][1]:>9.2f}"
+        "   (user + sys, interpreter start and exit included)"
+    )
 
 
 def load() -> str:
@@ -270,12 +329,11 @@ def main() -> None:
     compare_ours_only("sparse 0.1%, no b", *make_text(), epochs=5, fit_intercept=False)
     mistake_free_epoch("100,000 x 100 (80 MB)", *separable)
     mistake_free_epoch("10,000 x 50 (4 MB, in cache)", *in_cache)
-    seconds_import, seconds_fit = compile_time()
-    print(
-        f"\nfresh process, empty numba cache: import {seconds_import:.2f}s, then first fit "
-        f"{seconds_fit:.2f}s, together {seconds_import + seconds_fit:.2f}s ({load()})"
-    )
+    cold_start()
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["--cold-start"]:  # only the first fit in fresh processes
+        cold_start()
+    else:
+        main()

@@ -6,9 +6,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ._base import is_sparse, unchecked_overflow
+from ._loops import averaged_perceptron_epoch as plain_averaged_epoch
 from ._online import OnlineLinearClassifier
 from ._sparse_loops import sparse_averaged_perceptron_epoch
-from ._speculative import averaged_perceptron_epoch
+from ._speculative import averaged_perceptron_epoch, speculation_pays
 
 
 class AveragedPerceptron(OnlineLinearClassifier):
@@ -114,7 +115,9 @@ class AveragedPerceptron(OnlineLinearClassifier):
                 X.data, X.indices, X.indptr, y, order, *state
             )
         else:
-            b, beta, count = averaged_perceptron_epoch(X, y, order, *state, steps)
+            # Small epochs: the plain loop, the same run, without compiling the speculative one.
+            epoch = averaged_perceptron_epoch if speculation_pays(X) else plain_averaged_epoch
+            b, beta, count = epoch(X, y, order, *state, steps)
         self.last_intercept_, self._cached_intercept, self._counter = (
             float(b),
             float(beta),

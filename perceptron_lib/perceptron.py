@@ -6,9 +6,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ._base import is_sparse
+from ._loops import perceptron_epoch as plain_perceptron_epoch
 from ._online import OnlineLinearClassifier
 from ._sparse_loops import sparse_perceptron_epoch
-from ._speculative import perceptron_epoch
+from ._speculative import perceptron_epoch, speculation_pays
 
 
 class Perceptron(OnlineLinearClassifier):
@@ -103,8 +104,10 @@ class Perceptron(OnlineLinearClassifier):
                 )
             )
             return
+        # Small epochs: the plain loop, the same run, without compiling the speculative one.
+        epoch = perceptron_epoch if speculation_pays(X) else plain_perceptron_epoch
         self.intercept_ = float(
-            perceptron_epoch(
+            epoch(
                 X,
                 y,
                 order,

@@ -4,7 +4,9 @@ numba compiles a loop the first time it is called and keeps the machine code in
 its cache on disk (``cache=True``, next to the package). In a fresh environment
 the first ``fit`` therefore pays the compile time, seconds, before it trains.
 :func:`warm_up` pays it in advance by fitting every estimator of the library
-once, and recording one training trace, on a small data set. Binder's image
+once, and recording one training trace, on a small data set, then by running the
+speculative epochs that larger fits use (small fits run the plain loop, see
+:data:`perceptron_lib._speculative.SPECULATE_MIN_WORK`). Binder's image
 build runs it (``binder/postBuild``), so a student's first "Run" loads compiled
 code from the cache instead of compiling it.
 
@@ -17,6 +19,7 @@ import inspect
 import time
 import warnings
 
+import numpy as np
 from sklearn.base import ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 
@@ -63,7 +66,29 @@ def warm_up() -> dict[str, float]:
         start = time.perf_counter()
         training_trace(Perceptron(random_state=0), data.X, data.y)
         times["training_trace"] = time.perf_counter() - start
+    start = time.perf_counter()
+    _speculative_epochs(data.X, np.where(data.y == data.y.max(), 1.0, -1.0))
+    times["speculative epochs"] = time.perf_counter() - start
     return times
+
+
+def _speculative_epochs(X, y) -> None:
+    """One speculative epoch of each kind, as a fit on large data (and the statistics) run it."""
+    from perceptron_lib import _speculative
+
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    n, d = X.shape
+    order = np.arange(n)
+    stats = np.zeros(len(_speculative.STAT_NAMES), dtype=np.int64)
+    for recorded in (None, stats):  # a fit; speculation.speculative_epoch_statistics
+        mistakes = np.zeros(n, dtype=np.bool_)
+        _speculative.perceptron_epoch(
+            X, y, order, np.zeros(d), 0.0, 1.0, True, mistakes, None, recorded
+        )
+    mistakes = np.zeros(n, dtype=np.bool_)
+    _speculative.averaged_perceptron_epoch(
+        X, y, order, np.zeros(d), 0.0, np.zeros(d), 0.0, 1.0, 1.0, True, mistakes
+    )
 
 
 if __name__ == "__main__":

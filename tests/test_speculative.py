@@ -228,13 +228,16 @@ def test_fresh_process_loading_the_cache_does_not_crash():
     By now this session has compiled and cached the epochs. Loaded from the cache,
     they used to crash when numba's thread pool was not started first.
     """
+    # Large enough for the estimator to speculate (SPECULATE_MIN_WORK), small enough for cache.
     code = (
         "import numpy as np\n"
         "from perceptron_lib import Perceptron\n"
-        "X = np.random.default_rng(0).normal(size=(300, 3))\n"
+        "X = np.random.default_rng(0).normal(size=(3000, 100))\n"
         "print(Perceptron(shuffle=False, max_iter=3).fit(X, X[:, 0] > 0).n_iter_)\n"
     )
-    Perceptron(shuffle=False, max_iter=3).fit(np.eye(3), [0, 1, 1])  # cache is written
+    X = np.random.default_rng(1).normal(size=(3000, 100))
+    assert _speculative.speculation_pays(X)
+    Perceptron(shuffle=False, max_iter=3).fit(X, X[:, 0] > 0)  # cache is written
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
 
@@ -266,6 +269,8 @@ def test_estimators_identical_to_plain_loops(cls, shuffle, monkeypatch):
             model = cls(**kwargs).fit(X, y)
             return model, training_trace(cls(**kwargs), X, y)
 
+    # 500 x 6 is below SPECULATE_MIN_WORK: make the estimator speculate all the same.
+    monkeypatch.setattr(_speculative, "SPECULATE_MIN_WORK", 0)
     spec, spec_trace = fitted_and_trace()
     module = sys.modules[cls.__module__]
     name = "perceptron_epoch" if cls is Perceptron else "averaged_perceptron_epoch"
@@ -275,6 +280,33 @@ def test_estimators_identical_to_plain_loops(cls, shuffle, monkeypatch):
         assert_array_equal(getattr(spec, attribute), getattr(plain, attribute))
     for field in ("epoch", "index", "activation", "mistake", "weights", "bias"):
         assert_array_equal(getattr(spec_trace, field), getattr(plain_trace, field))
+
+
+def test_small_fits_never_compile_the_speculative_epochs():
+    """A first small fit compiles only the plain loop; a large one, the speculative epoch.
+
+    In a fresh process: numba compiles (or loads from its cache) a function on its
+    first call, so a function with no signature was never called.
+    """
+    code = (
+        "import warnings, numpy as np\n"
+        "warnings.simplefilter('ignore')\n"
+        "from perceptron_lib import AveragedPerceptron, Perceptron, _speculative as s\n"
+        "X = np.random.default_rng(0).normal(size=(3000, 100))\n"
+        "y = X[:, 0] > 0\n"
+        "Perceptron(max_iter=3).fit(X[:500, :20], y[:500])\n"
+        "AveragedPerceptron(max_iter=3).fit(X[:500, :20], y[:500])\n"
+        "kinds = (s._speculative_perceptron_epoch, s._speculative_averaged_epoch)\n"
+        "print([len(f.signatures) for f in kinds])\n"
+        "Perceptron(max_iter=3).fit(X, y)\n"
+        "AveragedPerceptron(max_iter=3).fit(X, y)\n"
+        "print([len(f.signatures) for f in kinds])\n"
+    )
+    assert not _speculative.speculation_pays(np.zeros((500, 20)))
+    assert _speculative.speculation_pays(np.zeros((3000, 100)))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split("\n")[:2] == ["[0, 0]", "[1, 1]"]
 
 
 def nearly_separated(n=30_000, d=80, wrong=6, seed=5):
