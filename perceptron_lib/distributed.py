@@ -32,8 +32,10 @@ Dask is an optional dependency, so this module is not imported by
 
 from __future__ import annotations
 
+import copyreg
 import time
 import warnings
+import weakref
 from copy import deepcopy
 from numbers import Integral, Real
 from typing import NamedTuple
@@ -70,6 +72,44 @@ __all__ = [
 ]
 
 MIXINGS = ("uniform", "weighted")
+
+
+# -- a live Client as a parameter -------------------------------------------------------
+#
+# scikit-learn deep-copies and hashes (joblib.hash, which pickles) the parameters of an
+# estimator: check_estimator does, and so may a user's tools. A distributed.Client holds
+# sockets and tasks of an event loop and can do neither: the copy fails half-way, and
+# the half-made copy, when collected, closes the connection of the client it copied.
+# So this module registers how a Client is reduced (copyreg: deepcopy, copy, pickle and
+# joblib.hash all ask it): as a reference to the live client of this process. A copy
+# of a client is the client itself, as a copy of an estimator holding it shares it
+# (clone, deepcopy); its hash is that of its id and scheduler address. Unpickled in a
+# process where that client does not live, the reference raises a clear error: what
+# travels between processes is a scheduler's address (a pickled estimator keeps it).
+
+_LIVE_CLIENTS: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+
+def _reduce_client(client: Client):
+    """Reduce a live Client to a reference to it (see the comment above)."""
+    _LIVE_CLIENTS[client.id] = client
+    address = getattr(client.scheduler, "address", None)
+    return _live_client, (client.id, address)
+
+
+def _live_client(client_id: str, address: str | None) -> Client:
+    """The live Client of this process with id ``client_id``, or a clear error."""
+    client = _LIVE_CLIENTS.get(client_id)
+    if client is None:
+        raise ValueError(
+            f"A copy of the Dask client {client_id} (scheduler {address}) was unpickled "
+            "where that client does not exist: a live Client cannot travel between "
+            "processes. Pass the scheduler's address instead (client=client.scheduler.address)."
+        )
+    return client
+
+
+copyreg.pickle(Client, _reduce_client)
 
 
 # -- the NumPy reference ----------------------------------------------------------------
@@ -370,7 +410,10 @@ class ParameterMixingPerceptron(LinearBinaryClassifier):
         closes it when done, also on error. A ``Client`` is used as it is and
         left open (and shared by clones); a string is a scheduler address
         (``"tcp://host:8786"``) that ``fit`` connects to, and disconnects from when
-        done. A pickled (or deep-copied) model keeps a client's address, not the client.
+        done. A pickled model keeps a client's address, not the client; a deep copy
+        shares the client. (Importing this module makes a deep copy of a ``Client``
+        the client itself, so that scikit-learn's tools, which deep-copy parameters,
+        accept one.)
     timeout : float, default=60.0
         Seconds to wait for a round (or for the data to reach the workers) before
         giving up with a ``TimeoutError``, so that a stuck cluster cannot hang ``fit``.

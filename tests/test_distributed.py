@@ -333,6 +333,40 @@ def test_scikit_learn_estimator_checks(client):
         check_estimator(ParameterMixingPerceptron(client=client.scheduler.address, max_iter=5))
 
 
+def test_scikit_learn_estimator_checks_with_a_live_client():
+    from sklearn.utils.estimator_checks import check_estimator
+
+    # Its own in-process client, closed after: the checks deep-copy and hash the
+    # parameters (check_set_params, check_estimators_overwrite_params), which a live
+    # Client could not survive before (and a half-made copy closed the client's loop).
+    with Client(
+        processes=False, n_workers=1, threads_per_worker=1, dashboard_address=":0"
+    ) as live:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            results = check_estimator(
+                ParameterMixingPerceptron(client=live, max_iter=5), on_fail=None
+            )
+        assert live.status == "running"
+    failed = [(r["check_name"], repr(r["exception"])) for r in results if r["status"] == "failed"]
+    assert failed == []
+    assert {r["status"] for r in results} <= {"passed", "skipped"} and len(results) > 50
+
+
+def test_a_copy_or_hash_of_a_live_client_refers_to_it(client):
+    import copy
+
+    import joblib
+
+    assert copy.deepcopy(client) is client and copy.copy(client) is client
+    assert copy.deepcopy({"client": client})["client"] is client
+    assert pickle.loads(pickle.dumps(client)) is client  # in this process only
+    assert joblib.hash(client) == joblib.hash(client)
+    # Unpickled where that client does not live: a clear error, not a broken client.
+    with pytest.raises(ValueError, match="cannot travel between processes"):
+        ipm._live_client("Client-that-does-not-exist", "tcp://127.0.0.1:8786")
+
+
 # -- clusters started by fit -------------------------------------------------------------------
 
 
