@@ -183,6 +183,16 @@ def load() -> str:
     return f"load {os.getloadavg()[0]:.2f}"
 
 
+def warm_up_rows(X) -> int:
+    """Rows enough for a fit to run (so compile) the loop the full data will run.
+
+    Below ``_speculative.SPECULATE_MIN_WORK`` multiply-adds an epoch runs the plain
+    loop, so a warm-up on a few rows would leave the speculative epoch to compile
+    inside the first timed fit.
+    """
+    return min(X.shape[0], max(200, -(-_speculative.SPECULATE_MIN_WORK // X.shape[1])))
+
+
 def compare(regime: str, X, y, epochs: int) -> None:
     """Time scikit-learn, our plain loop and our shipped fit; check identical weights."""
     ours = Perceptron(eta=1.0, shuffle=False, max_iter=epochs)
@@ -196,7 +206,8 @@ def compare(regime: str, X, y, epochs: int) -> None:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        ours.fit(X[:100], y[:100])  # compile (or load the cached compilation) first
+        n = warm_up_rows(X)
+        ours.fit(X[:n], y[:n])  # compile (or load the cached compilation) first
         fit_plain()
         t, models = median_times(
             {
@@ -246,7 +257,8 @@ def compare_ours_only(regime: str, X, y, epochs: int, fit_intercept: bool = True
     )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        ours.fit(X[:200], y[:200])  # compile (or load the cached compilation) first
+        n = warm_up_rows(X)
+        ours.fit(X[:n], y[:n])  # compile (or load the cached compilation) first
         t, models = median_times(
             {"sklearn": lambda: theirs.fit(X, y), "ours": lambda: ours.fit(X, y)}
         )
