@@ -14,21 +14,21 @@ sorted column indices these loops also give the dense loops' weights.
 An activation that overflows ends the pass with a NaN bias, as in the dense loops.
 
 No speculative version (as :mod:`perceptron_lib._speculative` for dense data): it
-was tried and never paid. Scoring four rows at once over their nonzeros (four
-accumulators, each row summed in its stored order, so the same run bit for bit),
-between mistakes as the dense epochs do, measured in CPU time on this project's
-2-core machine (2026-11-24, loaded), no intercept, against these loops:
+was tried and never paid (``benchmarks/sparse_speculation.py``). Scoring four
+rows at once over their nonzeros between mistakes, each row summed in its stored
+order (so the same weights, bit for bit), against these loops, in CPU time on
+this project's 2-core machine (2026-11-24, loaded; no intercept):
 
-- 20,000 x 50,000 at 0.1 % (the bench's text-sized problem): 5 epochs 0.86x,
-  50 epochs 0.75x, one mistake-free epoch 0.69x (2.1 ms against 3.0 ms);
-- 20,000 x 2,000 at 5 %: 5 epochs 1.00x, 50 epochs 1.02x;
-- 5,000 x 1,000 at 20 %: 5 epochs 0.97x, 50 epochs 0.69x, mistake-free epoch 0.55x.
+- 20,000 x 50,000 at 0.1 % (the bench's text-sized problem): 5 epochs 0.88x,
+  50 epochs 0.70x, a mistake-free epoch 0.68x (2.2 ms against 3.3 ms);
+- 20,000 x 2,000 at 5 %: 5 epochs 0.98x, 50 epochs 0.86x;
+- 5,000 x 1,000 at 20 %: 5 epochs 0.96x, 50 epochs 0.72x, a mistake-free epoch 0.59x.
 
-On dense rows the four examples read the same ``w[j]`` in step and their four
-sums hide each other's latency. Sparse rows share no ``w`` loads, have different
-lengths, and the processor already overlaps the next row with this one, as it
-predicts "no mistake" at the branch: there is nothing left for software
-speculation to win, and its bookkeeping costs.
+The likely reason (not measured further): on dense rows the four examples read
+the same ``w[j]`` in step and their four sums hide each other's latency, while
+sparse rows share no ``w`` loads and have different lengths; and the processor,
+predicting "no mistake" at the branch, may already overlap the next row with this
+one. What is measured is that the bookkeeping costs more than it saves.
 """
 
 from __future__ import annotations
