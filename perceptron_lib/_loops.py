@@ -80,32 +80,34 @@ def perceptron_epoch(X, y, order, w, b, eta, fit_intercept, mistakes, steps=None
 
 @compiled
 def averaged_perceptron_epoch(
-    X, y, order, w, b, u, beta, count, eta, fit_intercept, mistakes, steps=None
+    X, y, order, w, b, q, beta, j, eta, fit_intercept, mistakes, steps=None
 ):
     """One pass of the averaged perceptron (Daume's Algorithm 7) over ``X[order]``.
 
-    Besides the current weights ``(w, b)`` it keeps the cached sums ``u`` and
-    ``beta`` of every update weighted by the example counter ``count`` at the time
-    of the update. The averaged weights are then ``w - u / count`` and
-    ``b - beta / count`` at any moment, with no per-example averaging.
-    ``w`` and ``u`` are updated in place; ``steps``, if given, records the
-    current ``(w, b)`` as in :func:`perceptron_epoch`. Returns ``(b, beta, count)``.
+    The names follow chapter 6's Algorithm 7. Besides the current weights
+    ``(w, b)`` it keeps the cached sums ``q`` and ``beta`` of every update,
+    weighted by the example counter ``j`` at the time of the update. The
+    averaged weights are then ``w - q / j`` and ``b - beta / j`` at any moment,
+    with no per-example averaging. ``w`` and ``q`` are updated in place;
+    ``steps``, if given, records the current ``(w, b)`` as in
+    :func:`perceptron_epoch`. Returns ``(b, beta, j)``.
     """
     for t in range(order.shape[0]):
         i = order[t]
         a = activation(w, b, X[i])
         if not math.isfinite(a):
-            return math.nan, beta, count  # overflow: the caller raises
+            return math.nan, beta, j  # overflow: the caller raises
         mistakes[t] = y[i] * a <= 0.0
         if mistakes[t]:
             step = eta * y[i]
-            for j in range(w.shape[0]):
-                w[j] += step * X[i, j]
-                u[j] += step * count * X[i, j]
+            # d runs over the features (j is the example counter of Algorithm 7).
+            for d in range(w.shape[0]):
+                w[d] += step * X[i, d]
+                q[d] += step * j * X[i, d]
             if fit_intercept:
                 b += step
-                beta += step * count
+                beta += step * j
         if steps is not None:
             record_step(steps, t, a, b, w)
-        count += 1.0
-    return b, beta, count
+        j += 1.0
+    return b, beta, j

@@ -16,10 +16,10 @@ class AveragedPerceptron(OnlineLinearClassifier):
     """The perceptron that predicts with the average of its weight vectors.
 
     Training is exactly that of :class:`Perceptron` on the current weights
-    ``(w, b)``. Alongside, it keeps the sums ``u`` and ``beta`` of every update
-    multiplied by the example counter ``c`` at the moment of the update (``c``
+    ``(w, b)``. Alongside, it keeps the sums ``q`` and ``beta`` of every update
+    multiplied by the example counter ``j`` at the moment of the update (``j``
     starts at 1 and grows by one per example visited). The averaged weights are
-    then ``w - u / c`` and ``b - beta / c``: no averaging per example and no
+    then ``w - q / j`` and ``b - beta / j``: no averaging per example and no
     stored history (Algorithm 7 of Daume's *A Course in Machine Learning*, ch. 4).
 
     After ``T`` examples have been visited this equals the mean of the ``T + 1``
@@ -93,9 +93,9 @@ class AveragedPerceptron(OnlineLinearClassifier):
     def _start(self, n_features: int) -> None:
         self.last_coef_ = np.zeros(n_features)
         self.last_intercept_ = 0.0
-        self._cached_coef = np.zeros(n_features)  # u in Algorithm 7
+        self._cached_coef = np.zeros(n_features)  # q in Algorithm 7 (chapter 6)
         self._cached_intercept = 0.0  # beta in Algorithm 7
-        self._counter = 1.0  # c in Algorithm 7
+        self._counter = 1.0  # j in Algorithm 7
 
     def _run_epoch(
         self, X: NDArray, y: NDArray, order: NDArray, mistakes: NDArray, steps=None

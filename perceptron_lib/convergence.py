@@ -1,14 +1,14 @@
 """The convergence theorem's quantities, in the lifted space, and its proof on a real run.
 
 The perceptron with a bias is the perceptron without one run on the lifted
-examples ``z = (c, x)`` (a constant feature ``c``, first, then the features),
-with lifted weights ``v = (b / c, w)``. The convergence theorem (Block 1962;
+examples ``z = (s, x)`` (a constant feature ``s``, first, then the features),
+with lifted weights ``v = (b / s, w)``. The convergence theorem (Block 1962;
 Novikoff 1962) is about those lifted vectors: if a unit vector ``u`` has
 ``y_i u . z_i >= gamma > 0`` for every example and ``||z_i|| <= R``, the
 perceptron started from zero makes at most ``(R / gamma)^2`` mistakes.
 
-This module computes the lifted radius and margins (for ``c = 1``, the usual
-bias, and any other scale ``c``), the largest lifted margin of a data set (the
+This module computes the lifted radius and margins (for ``s = 1``, the usual
+bias, and any other scale ``s``), the largest lifted margin of a data set (the
 tightest bound), each step of the proof along a recorded run
 (:func:`proof_steps`), the Hadamard data set on which the bound is reached
 exactly, and the experiment that sets the bound against measured counts.
@@ -57,7 +57,7 @@ def _check_constant(constant: object) -> float:
 
 
 def lift(X: ArrayLike, constant: float = 1.0) -> NDArray[np.float64]:
-    """Return the lifted examples ``(c, x)``: the constant ``c`` first, then ``x``.
+    """Return the lifted examples ``(s, x)``: the constant ``s`` first, then ``x``.
 
     Examples
     --------
@@ -69,7 +69,7 @@ def lift(X: ArrayLike, constant: float = 1.0) -> NDArray[np.float64]:
 
 
 def lifted_radius(X: ArrayLike, constant: float = 1.0) -> float:
-    """The radius ``R = max_i ||(c, x_i)||`` of the lifted examples.
+    """The radius ``R = max_i ||(s, x_i)||`` of the lifted examples.
 
     Examples
     --------
@@ -82,9 +82,9 @@ def lifted_radius(X: ArrayLike, constant: float = 1.0) -> float:
 def lifted_margin(
     w: ArrayLike, b: float, X: ArrayLike, y: ArrayLike, constant: float = 1.0
 ) -> float:
-    """The margin of the lifted separator ``(b / c, w)`` on the lifted examples ``(c, x)``.
+    """The margin of the lifted separator ``(b / s, w)`` on the lifted examples ``(s, x)``.
 
-    It is ``min_i y_i (w . x_i + b) / ||(b / c, w)||``: the same activations
+    It is ``min_i y_i (w . x_i + b) / ||(b / s, w)||``: the same activations
     as the geometric margin, divided by the length of the *lifted* weight
     vector, so it is never larger than the geometric margin, and equal to it
     when ``b = 0``. ``-inf`` if ``(w, b)`` does not separate the data.
@@ -94,15 +94,15 @@ def lifted_margin(
     >>> X, y = [[2.0], [0.0]], [1, -1]
     >>> lifted_margin([1.0], -1.0, X, y)  # geometric margin 1, lifted 1 / sqrt(2)
     0.7071067811865475
-    >>> round(lifted_margin([1.0], -1.0, X, y, constant=10.0), 6)  # large c: close to 1
+    >>> round(lifted_margin([1.0], -1.0, X, y, constant=10.0), 6)  # large s: close to 1
     0.995037
     """
     X = _check_X(X)
     w, b = _check_weights(w, X.shape[1]), _check_bias(b)
     y = _check_labels(y, X.shape[0])
-    c = _check_constant(constant)
+    s = _check_constant(constant)
     scores = y * (X @ w + b)
-    norm = float(np.hypot(np.linalg.norm(w), b / c))
+    norm = float(np.hypot(np.linalg.norm(w), b / s))
     if norm == 0.0 or np.any(scores <= 0.0):
         return -np.inf
     return float(scores.min() / norm)
@@ -114,8 +114,8 @@ def lifted_bound(
     """The mistake bound ``(R / gamma)^2`` certified by ``(w, b)``, R and gamma lifted.
 
     For ``constant=1`` this is :func:`perceptron_lib.theory.mistake_bound`.
-    A perceptron whose constant feature is ``c`` updates its bias by
-    ``c^2 y``; the bound for that perceptron uses ``constant=c``.
+    A perceptron whose constant feature is ``s`` updates its bias by
+    ``s^2 y``; the bound for that perceptron uses ``constant=s``.
 
     Raises
     ------
@@ -137,20 +137,20 @@ class LiftedSeparator(NamedTuple):
     """The largest lifted margin of a data set and a separator achieving it."""
 
     margin: float
-    """Its lifted margin ``min_i y_i (w . x_i + b) / ||(b / c, w)||``."""
+    """Its lifted margin ``min_i y_i (w . x_i + b) / ||(b / s, w)||``."""
     coef: NDArray[np.float64]
     """The weights ``w``."""
     intercept: float
     """The bias ``b``."""
     unit_vector: NDArray[np.float64]
-    """The lifted separator ``(b / c, w)`` scaled to unit length."""
+    """The lifted separator ``(b / s, w)`` scaled to unit length."""
 
 
 def max_lifted_margin(X: ArrayLike, y: ArrayLike, constant: float = 1.0) -> LiftedSeparator:
     """The largest lifted margin of ``(X, y)``: the separator with the tightest bound.
 
     Unlike :func:`perceptron_lib.theory.max_margin`, the bias counts in the
-    length here, because the theorem measures the lifted vector ``(b / c, w)``.
+    length here, because the theorem measures the lifted vector ``(b / s, w)``.
     The largest margin of a separator through the origin of the lifted space
     equals the distance from the origin to the convex hull of the vectors
     ``a_i = y_i z_i``, and the closest point ``p`` of that hull is the best
@@ -176,8 +176,8 @@ def max_lifted_margin(X: ArrayLike, y: ArrayLike, constant: float = 1.0) -> Lift
     """
     X = _check_X(X)
     y = _check_labels(y, X.shape[0])
-    c = _check_constant(constant)
-    signed = y[:, None] * lift(X, c)
+    s = _check_constant(constant)
+    signed = y[:, None] * lift(X, s)
     system = np.vstack([signed.T, np.ones((1, X.shape[0]))])
     target = np.zeros(system.shape[0])
     target[-1] = 1.0
@@ -185,11 +185,11 @@ def max_lifted_margin(X: ArrayLike, y: ArrayLike, constant: float = 1.0) -> Lift
     v = beta @ signed
     if not np.any(v):
         raise ValueError(
-            "The origin is in the convex hull of the vectors y_i (c, x_i): the data are "
+            "The origin is in the convex hull of the vectors y_i (s, x_i): the data are "
             "not linearly separable, so there is no positive margin and no bound."
         )
-    w, b = v[1:], float(v[0] * c)
-    gamma = lifted_margin(w, b, X, y, c)
+    w, b = v[1:], float(v[0] * s)
+    gamma = lifted_margin(w, b, X, y, s)
     if gamma == -np.inf:
         raise ValueError(
             "No separator was found: the data are not linearly separable (or only up "
@@ -202,7 +202,7 @@ class ProofSteps(NamedTuple):
     """The quantities of the convergence proof after each update ``k = 1..K`` of a run.
 
     ``alignment[k-1]`` is ``u . v_k`` and ``squared_norm[k-1]`` is
-    ``||v_k||^2`` for the lifted weights ``v_k = (b_k / c, w_k)`` after the
+    ``||v_k||^2`` for the lifted weights ``v_k = (b_k / s, w_k)`` after the
     k-th update, divided by the learning rate so that they do not depend on
     it; ``cosine`` is ``u . v_k / ||v_k||``. The proof says, at every k,
     ``alignment >= k gamma``, ``squared_norm <= k R^2`` and
@@ -243,12 +243,12 @@ def proof_steps(
     X : array-like of shape (n_samples, n_features)
         The data the trace was recorded on.
     unit_vector : array-like of shape (n_features + 1,)
-        A lifted separator ``u = (b / c, w)`` of unit length, for example
+        A lifted separator ``u = (b / s, w)`` of unit length, for example
         :attr:`LiftedSeparator.unit_vector`.
     eta : float, default 1.0
         The learning rate of the run (the weights are divided by it).
     constant : float, default 1.0
-        The constant feature ``c`` the run was lifted with.
+        The constant feature ``s`` the run was lifted with.
 
     Returns
     -------
@@ -267,7 +267,7 @@ def proof_steps(
     if not isinstance(trace, TrainingTrace):
         raise TypeError(f"trace must be a TrainingTrace, got {type(trace).__name__}.")
     X = _check_X(X)
-    c = _check_constant(constant)
+    s = _check_constant(constant)
     if isinstance(eta, bool) or not isinstance(eta, Real) or not 0 < eta < np.inf:
         raise ValueError(f"eta must be a finite number > 0, got {eta!r}.")
     u = _check_weights(unit_vector, X.shape[1] + 1)
@@ -276,8 +276,8 @@ def proof_steps(
     if X.shape[0] != trace.labels.shape[0] or trace.weights.shape[1] != X.shape[1]:
         raise ValueError("X must be the data the trace was recorded on.")
     weights, biases = trace.updates()
-    lifted_weights = np.hstack([biases[1:, None] / c, weights[1:]]) / eta
-    scores = trace.labels * (lift(X, c) @ u)
+    lifted_weights = np.hstack([biases[1:, None] / s, weights[1:]]) / eta
+    scores = trace.labels * (lift(X, s) @ u)
     if np.any(scores <= 0.0):
         raise ValueError("unit_vector does not separate the data: it has no margin.")
     alignment = lifted_weights @ u
@@ -288,7 +288,7 @@ def proof_steps(
         squared_norm=squared_norm,
         cosine=alignment / np.sqrt(squared_norm),
         gamma=float(scores.min()),
-        radius=lifted_radius(X, c),
+        radius=lifted_radius(X, s),
     )
 
 

@@ -221,15 +221,17 @@ def amdahl_prediction(result: dict) -> np.ndarray:
 
     ``result`` is :func:`perceptron_lib.speculation.speedup_against_mistake_fraction`.
     The shared part ``p`` is the fraction of examples scored inside a block and
-    used (``speculated - wasted``); its speed-up ``N`` is the one measured on the
-    mistake-free epoch (the first fraction must be 0). Wasted activations and the
-    cost of starting blocks are not in the law, which is why it predicts more
-    than is measured.
+    used (``speculated - wasted``); its speed-up ``F`` (chapter 8's letter) is the
+    one measured on the mistake-free epoch (the first fraction must be 0). The
+    result is an estimate, not a bound: wasted activations and the cost of
+    starting blocks are not in the law, which pushes the measured speed-up
+    below it, but every measured speed-up (``F`` included) is a ratio of timings
+    that vary from run to run, so a row can also measure above it.
 
-    ``N`` is a measured ratio of times, not a number of workers: on a busy
+    ``F`` is a measured ratio of times, not a number of workers: on a busy
     machine speculation can be slower than the plain loop even without
-    mistakes (``N < 1``). The law ``1 / ((1 - p) + p / N)`` still says what that
-    part of the epoch costs, so it is applied as it stands; ``N`` must be positive.
+    mistakes (``F < 1``). The law ``1 / ((1 - p) + p / F)`` still says what that
+    part of the epoch costs, so it is applied as it stands; ``F`` must be positive.
 
     Examples
     --------

@@ -498,7 +498,7 @@ def voting_explorer(estimator, X: ArrayLike, y: ArrayLike, n_passes: int = 5) ->
 def _kernel_view(
     kernel: str,
     degree: int,
-    gamma: float,
+    rho: float,
     X: ArrayLike,
     y: ArrayLike,
     max_iter: int = 50,
@@ -512,8 +512,9 @@ def _kernel_view(
     kernel : {"linear", "poly", "rbf"}
     degree : int
         Used by "poly".
-    gamma : float
-        Used by "poly" and "rbf".
+    rho : float
+        The kernel's scale, chapter 7's rho (scikit-learn's ``gamma``: the
+        course keeps gamma for margins). Used by "poly" and "rbf".
     X : array-like of shape (n_samples, 2)
     y : array-like of shape (n_samples,)
     max_iter : int, default 50
@@ -531,7 +532,7 @@ def _kernel_view(
     >>> X, y = make_xor()
     >>> summary, fig = _kernel_view("poly", 2, 1.0, X, y)
     >>> print(summary.splitlines()[0])
-    poly kernel, degree 2, gamma 1.00: converged after 9 epochs
+    poly kernel, degree 2, rho 1.00: converged after 9 epochs
     >>> import matplotlib.pyplot as plt
     >>> plt.close(fig)
     """
@@ -543,14 +544,14 @@ def _kernel_view(
     from .kernel import KernelPerceptron
 
     X = _as_points(X)
-    model = KernelPerceptron(
-        kernel=kernel, degree=degree, gamma=gamma, max_iter=max_iter, random_state=0
+    model = KernelPerceptron(  # scikit-learn's name for the scale rho is `gamma`
+        kernel=kernel, degree=degree, gamma=rho, max_iter=max_iter, random_state=0
     )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)  # reported in the summary
         model.fit(X, y)
-    settings = {"linear": "", "poly": f", degree {degree}, gamma {gamma:.2f}"}.get(
-        kernel, f", gamma {gamma:.2f}"
+    settings = {"linear": "", "poly": f", degree {degree}, rho {rho:.2f}"}.get(
+        kernel, f", rho {rho:.2f}"
     )
     outcome = (
         f"converged after {model.n_iter_} epochs"
@@ -586,7 +587,7 @@ def kernel_explorer(datasets: dict | None = None) -> ipw.VBox:
     --------
     >>> explorer = kernel_explorer()
     >>> [w.description for w in explorer.children[0].children]
-    ['data', 'kernel', 'degree', 'gamma']
+    ['data', 'kernel', 'degree', 'rho']
     """
     from sklearn.datasets import make_circles, make_moons
 
@@ -604,16 +605,16 @@ def kernel_explorer(datasets: dict | None = None) -> ipw.VBox:
     kernels = ["linear", "poly", "rbf"]
     kernel = ipw.Dropdown(options=kernels, value="poly", description="kernel")
     degree = ipw.IntSlider(value=2, min=1, max=6, description="degree")
-    # gamma from 0.01 to 100 on a log scale.
-    gamma = ipw.FloatLogSlider(value=1.0, min=-2, max=2, step=0.1, description="gamma")
-    for slider in (degree, gamma):
+    # The kernel's scale rho (scikit-learn's `gamma`) from 0.01 to 100 on a log scale.
+    rho = ipw.FloatLogSlider(value=1.0, min=-2, max=2, step=0.1, description="rho")
+    for slider in (degree, rho):
         slider.continuous_update = False  # redraw when released, not at every pixel
     return _explorer(
-        [data, kernel, degree, gamma],
+        [data, kernel, degree, rho],
         lambda: _kernel_view(
             kernel.value,
             degree.value,
-            gamma.value,
+            rho.value,
             *datasets[data.value],
         ),
     )

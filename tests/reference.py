@@ -82,15 +82,16 @@ def voted_perceptron_train(X, y, max_iter):
 
 
 def voted_predict(vectors, x):
-    """sign(sum_k c_k yhat_k) with yhat_k = +1 if w_k . x + b_k > 0 else -1, and sign(0) = 0."""
+    """+1 if sum_k c_k yhat_k > 0 else -1, with yhat_k = +1 if w_k . x + b_k > 0 else -1.
 
-    def sign(v):
-        return (v > 0) - (v < 0)
+    A tied vote (a total of exactly 0) predicts -1, as chapter 6 and the course's
+    boundary rule say: the vote is an activation, and 0 is not positive.
+    """
 
     def predict(a):
         return 1 if a > 0 else -1
 
-    return sign(sum(c * predict(dot(w, x) + b) for w, b, c in vectors))
+    return predict(sum(c * predict(dot(w, x) + b) for w, b, c in vectors))
 
 
 def batch_perceptron_train(X, y, eta, max_iter):

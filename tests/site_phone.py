@@ -6,6 +6,8 @@ words, empty when the page is fine:
 - :func:`formula_box_problems`: a formula in the text that fits its paragraph
   is not boxed (no scroll box, tab stop or region of its own), and no two
   regions share a name (axe ``landmark-unique``);
+- :func:`proof_formula_problems`: every display formula of a proof fits its
+  proof box, so that no step or its reason hides in a sideways scroll;
 - :func:`norm_problems`: no norm drawn with ``\\left\\lVert ... \\right\\rVert``,
   which MathJax 3 draws as small bars low on the line;
 - :func:`figure_size_problems`: every raster figure of the article carries
@@ -46,6 +48,30 @@ FORMULA_BOX_JS = r"""() => {
     }
     for (const [name, count] of Object.entries(names)) {
         if (count > 1) problems.push(`${count} regions share the name "${name}"`);
+    }
+    return problems;
+}"""
+
+PROOF_FORMULA_JS = r"""() => {
+    const problems = [];
+    for (const box of document.querySelectorAll("div.proof.admonition")) {
+        // sphinx-proof gives a proof the classes "proof admonition" only; theorems,
+        // definitions and algorithms add their kind.
+        if (box.classList.length !== 2) continue;
+        const style = getComputedStyle(box);
+        const room = box.clientWidth - parseFloat(style.paddingLeft)
+            - parseFloat(style.paddingRight);
+        for (const math of box.querySelectorAll("mjx-container[display='true']")) {
+            // CHTML output draws the formula in mjx-math, SVG output in an svg element.
+            const formula = math.querySelector(":scope > mjx-math, :scope > svg") || math;
+            const width = formula.getBoundingClientRect().width;
+            if (width > room + 1) {
+                const text = (math.querySelector("mjx-assistive-mml") || math).textContent;
+                problems.push(`a display formula of a proof is ${Math.round(width)}px wide `
+                    + `in a ${Math.round(room)}px proof box: `
+                    + text.replace(/\s+/g, " ").trim().slice(0, 60));
+            }
+        }
     }
     return problems;
 }"""
@@ -121,6 +147,11 @@ COVERED_JS = r"""(control) => {
 def formula_box_problems(page) -> list[str]:
     """Short formulas boxed as too wide; regions sharing a name."""
     return page.evaluate(FORMULA_BOX_JS)
+
+
+def proof_formula_problems(page) -> list[str]:
+    """Display formulas of a proof wider than the proof box's content."""
+    return page.evaluate(PROOF_FORMULA_JS)
 
 
 def norm_problems(page) -> list[str]:

@@ -76,7 +76,7 @@ def test_kernel_view_reports_the_run():
     assert "support vectors: 4 of 4 examples" in summary
     plt.close(fig)
     summary, fig = _kernel_view("rbf", 2, 2.0, X, y)
-    assert summary.startswith("rbf kernel, gamma 2.00: converged")
+    assert summary.startswith("rbf kernel, rho 2.00: converged")
     plt.close(fig)
     with pytest.raises(ValueError, match="non-empty dict"):
         kernel_explorer({})

@@ -180,8 +180,21 @@ def test_voted_perceptron_equals_freund_schapire(name):
     assert_array_equal(ours.intercepts_, [b for _, b, _ in kept])
     assert ours.survival_counts_.tolist() == [c for _, _, c in kept]
     expected = [reference.voted_predict(vectors, x) for x in X[:60].tolist()]
-    assert_array_equal(np.sign(ours.decision_function(X[:60])), expected)
+    assert_array_equal(np.where(ours.predict(X[:60]) == ours.classes_[1], 1, -1), expected)
     assert_array_equal(ours.coef_, ours.weights_[-1])
+
+
+def test_a_tied_vote_predicts_negative_in_the_reference_and_the_library():
+    # Two examples, one pass in order: the first update gives (w, b) = (1, 1), which
+    # survives one example; the second gives (2, 0), which survives one too. At
+    # x = -0.75 they vote +1 and -1 with equal counts: the total is exactly 0.
+    X, y = np.array([[1.0], [-1.0]]), np.array([1, -1])
+    ours = quietly(VotedPerceptron(shuffle=False, max_iter=1).fit, X, y)
+    vectors = reference.voted_perceptron_train(X.tolist(), y.tolist(), 1)
+    x = [-0.75]
+    assert ours.decision_function([x])[0] == 0.0  # the tie the test is about
+    assert reference.voted_predict(vectors, x) == -1
+    assert ours.predict([x])[0] == -1
 
 
 def test_voted_perceptron_counts_add_up_to_examples_visited():

@@ -66,12 +66,12 @@ def test_missing_error_on_a_non_separator_is_caught_without_a_hint():
     assert "Hint" not in message
 
 
-def scaled_bound(X, y, w, b, c):
+def scaled_bound(X, y, w, b, s):
     X, y, w = (np.asarray(v, dtype=float) for v in (X, y, w))
     if np.any(y * (X @ w + b) <= 0):
         raise ValueError("(w, b) does not separate the data")
-    radius_sq = c * c + np.max(np.sum(X**2, axis=1))
-    gamma = np.min(y * (X @ w + b)) / np.sqrt(w @ w + (b / c) ** 2)
+    radius_sq = s * s + np.max(np.sum(X**2, axis=1))
+    gamma = np.min(y * (X @ w + b)) / np.sqrt(w @ w + (b / s) ** 2)
     return radius_sq / gamma**2
 
 
@@ -80,36 +80,36 @@ def test_right_scaled_bound_passes(capsys):
     assert capsys.readouterr().out == "All 8 checks passed for scaled_bound.\n"
 
 
-def test_bias_not_divided_by_c_gets_its_hint():
-    def b_not_scaled(X, y, w, b, c):
+def test_bias_not_divided_by_s_gets_its_hint():
+    def b_not_scaled(X, y, w, b, s):
         X, y, w = (np.asarray(v, dtype=float) for v in (X, y, w))
         if np.any(y * (X @ w + b) <= 0):
             raise ValueError("(w, b) does not separate the data")
-        radius_sq = c * c + np.max(np.sum(X**2, axis=1))
+        radius_sq = s * s + np.max(np.sum(X**2, axis=1))
         return radius_sq / (np.min(y * (X @ w + b)) ** 2 / (w @ w + b * b))
 
     with pytest.raises(ExerciseFailure) as failure:
         ch05.check_scaled_bound(b_not_scaled)
     message = str(failure.value)
-    assert "c=2.0" in message.splitlines()[0]
-    assert "b / c" in message
-    assert "includes c, not 1" not in message
+    assert "s=2.0" in message.splitlines()[0]
+    assert "b / s" in message
+    assert "includes s, not 1" not in message
 
 
-def test_radius_without_c_gets_its_hint():
-    def radius_with_one(X, y, w, b, c):
-        return scaled_bound(X, y, w, b, c) + (1.0 - c * c) / (
+def test_radius_without_s_gets_its_hint():
+    def radius_with_one(X, y, w, b, s):
+        return scaled_bound(X, y, w, b, s) + (1.0 - s * s) / (
             np.min(np.asarray(y) * (np.asarray(X) @ np.asarray(w) + b)) ** 2
-            / (np.dot(w, w) + (b / c) ** 2)
+            / (np.dot(w, w) + (b / s) ** 2)
         )
 
     with pytest.raises(ExerciseFailure) as failure:
         ch05.check_scaled_bound(radius_with_one)
-    assert "includes c, not 1" in str(failure.value)
+    assert "includes s, not 1" in str(failure.value)
     assert "you used b" not in str(failure.value)
 
 
 def test_an_unrelated_wrong_bound_gets_no_hint():
     with pytest.raises(ExerciseFailure) as failure:
-        ch05.check_scaled_bound(lambda X, y, w, b, c: 2 * scaled_bound(X, y, w, b, c))
+        ch05.check_scaled_bound(lambda X, y, w, b, s: 2 * scaled_bound(X, y, w, b, s))
     assert "Hint" not in str(failure.value)

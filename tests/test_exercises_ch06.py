@@ -110,16 +110,16 @@ def test_disagreement_rejects_agreeing_vectors_and_bad_input():
 
 def averaged_perceptron(X, y, passes, *, count_all=True, start=1.0, sign=-1.0):
     X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
-    w, u, b, beta, c = np.zeros(X.shape[1]), np.zeros(X.shape[1]), 0.0, 0.0, start
+    w, q, b, beta, j = np.zeros(X.shape[1]), np.zeros(X.shape[1]), 0.0, 0.0, start
     for _ in range(passes):
         for x, label in zip(X, y, strict=True):
             mistake = label * (w @ x + b) <= 0
             if mistake:
                 w, b = w + label * x, b + label
-                u, beta = u + c * label * x, beta + c * label
+                q, beta = q + j * label * x, beta + j * label
             if count_all or mistake:
-                c += 1
-    return w + sign * u / c, b + sign * beta / c
+                j += 1
+    return w + sign * q / j, b + sign * beta / j
 
 
 def test_right_averaged_perceptron_passes(capsys):
@@ -132,7 +132,7 @@ def test_right_averaged_perceptron_passes(capsys):
     [
         ({"sign": 0.0}, "that is the last (w, b)"),
         ({"count_all": False}, "after every example, mistake or not"),
-        ({"start": 0.0}, "starts its counter at c = 1; yours starts at 0"),
+        ({"start": 0.0}, "starts its counter at j = 1; yours starts at 0"),
         ({"sign": 1.0}, "subtract the cached sums"),
     ],
 )
@@ -145,7 +145,7 @@ def test_each_slip_gets_its_own_hint(slip, hint):
     message = str(failure.value)
     assert hint in message
     if slip == {"sign": 1.0}:  # a slip no other one imitates: its hint alone
-        others = ("that is the last", "mistake or not", "counter at c = 1", "Or:")
+        others = ("that is the last", "mistake or not", "counter at j = 1", "Or:")
         assert not any(other in message for other in others)
 
 
@@ -153,18 +153,18 @@ def test_early_stopping_is_wrong_here_and_gets_no_false_hint():
     def stops_early(X, y, passes):
         # Stops after a pass without mistakes: Algorithm 7 keeps averaging instead.
         X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
-        w, u, b, beta, c = np.zeros(X.shape[1]), np.zeros(X.shape[1]), 0.0, 0.0, 1.0
+        w, q, b, beta, j = np.zeros(X.shape[1]), np.zeros(X.shape[1]), 0.0, 0.0, 1.0
         for _ in range(passes):
             changed = False
             for x, label in zip(X, y, strict=True):
                 if label * (w @ x + b) <= 0:
                     w, b = w + label * x, b + label
-                    u, beta = u + c * label * x, beta + c * label
+                    q, beta = q + j * label * x, beta + j * label
                     changed = True
-                c += 1
+                j += 1
             if not changed:
                 break
-        return w - u / c, b - beta / c
+        return w - q / j, b - beta / j
 
     with pytest.raises(ExerciseFailure) as failure:
         ch06.check_averaged_perceptron(stops_early)

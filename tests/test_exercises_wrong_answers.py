@@ -1,4 +1,4 @@
-"""Realistic wrong answers to the coding exercises of chapters 5-8 fail, with the right message.
+"""Realistic wrong answers to the coding exercises of chapters 1 and 5-8 fail, rightly reported.
 
 Each checker is run on answers a first-year student writes: a slip that
 ignores one of the inputs (the bias, the labels, an example exactly on the
@@ -16,7 +16,7 @@ from math import comb, perm
 import numpy as np
 import pytest
 
-from perceptron_lib.exercises import ExerciseFailure, ch05, ch06, ch07, ch08
+from perceptron_lib.exercises import ExerciseFailure, ch01, ch05, ch06, ch07, ch08
 
 # -- chapter 5 ---------------------------------------------------------------------------
 
@@ -30,13 +30,13 @@ def lifted_quantities(X, y, w, b, *, strict=False, bias=True, lift=True, norm_b=
     return R, gamma, (R / gamma) ** power
 
 
-def scaled_bound(X, y, w, b, c, *, strict=False, raises=True, b_over_c=True, radius_c=True):
+def scaled_bound(X, y, w, b, s, *, strict=False, raises=True, b_over_s=True, radius_s=True):
     scores = y * (X @ w + b)
     if raises and np.any(scores < 0 if strict else scores <= 0):
         raise ValueError("(w, b) does not separate the data")
-    bias_weight = b / c if b_over_c else b
+    bias_weight = b / s if b_over_s else b
     gamma = scores.min() / np.sqrt(w @ w + bias_weight**2)
-    return ((c * c if radius_c else 1) + np.max(np.sum(X**2, axis=1))) / gamma**2
+    return ((s * s if radius_s else 1) + np.max(np.sum(X**2, axis=1))) / gamma**2
 
 
 def test_chapter_5_right_answers_pass(capsys):
@@ -99,33 +99,33 @@ CHAPTER_5 = [
     ),
     (
         ch05.check_scaled_bound,
-        lambda X, y, w, b, c: scaled_bound(X, y, w, b, c, b_over_c=False),
-        "scaled_bound(X=[[2.0], [0.0]], y=[1, -1], w=[1.0], b=-1.0, c=2.0) returned",
-        "the lifted weight on it is b / c",
+        lambda X, y, w, b, s: scaled_bound(X, y, w, b, s, b_over_s=False),
+        "scaled_bound(X=[[2.0], [0.0]], y=[1, -1], w=[1.0], b=-1.0, s=2.0) returned",
+        "the lifted weight on it is b / s",
     ),
     (
         ch05.check_scaled_bound,
-        lambda X, y, w, b, c: scaled_bound(X, y, w, b, c, radius_c=False),
-        "scaled_bound(X=[[2.0], [0.0]], y=[1, -1], w=[1.0], b=-1.0, c=2.0) returned",
-        "their radius includes c, not 1",
+        lambda X, y, w, b, s: scaled_bound(X, y, w, b, s, radius_s=False),
+        "scaled_bound(X=[[2.0], [0.0]], y=[1, -1], w=[1.0], b=-1.0, s=2.0) returned",
+        "their radius includes s, not 1",
     ),
-    (  # c ignored altogether: the bound of chapter 5's lifting
+    (  # s ignored altogether: the bound of chapter 5's lifting
         ch05.check_scaled_bound,
-        lambda X, y, w, b, c: scaled_bound(X, y, w, b, 1.0),
-        # (at c = 2 this data set's bound happens to be the one at c = 1)
-        "scaled_bound(X=[[2.0], [0.0]], y=[1, -1], w=[1.0], b=-1.0, c=0.5) returned",
+        lambda X, y, w, b, s: scaled_bound(X, y, w, b, 1.0),
+        # (at s = 2 this data set's bound happens to be the one at s = 1)
+        "scaled_bound(X=[[2.0], [0.0]], y=[1, -1], w=[1.0], b=-1.0, s=0.5) returned",
         None,
     ),
     (
         ch05.check_scaled_bound,
-        lambda X, y, w, b, c: scaled_bound(X, y, w, b, c, strict=True),
-        "scaled_bound(X=[[2.0], [1.0]], y=[1, -1], w=[1.0], b=-1.0, c=2.0) returned",
+        lambda X, y, w, b, s: scaled_bound(X, y, w, b, s, strict=True),
+        "scaled_bound(X=[[2.0], [1.0]], y=[1, -1], w=[1.0], b=-1.0, s=2.0) returned",
         "test y * a <= 0, not < 0",
     ),
     (
         ch05.check_scaled_bound,
-        lambda X, y, w, b, c: scaled_bound(X, y, w, b, c, raises=False),
-        "scaled_bound(X=[[2.0], [1.0]], y=[1, -1], w=[1.0], b=-1.0, c=2.0) returned",
+        lambda X, y, w, b, s: scaled_bound(X, y, w, b, s, raises=False),
+        "scaled_bound(X=[[2.0], [1.0]], y=[1, -1], w=[1.0], b=-1.0, s=2.0) returned",
         None,
     ),
 ]
@@ -143,19 +143,19 @@ def voted_prediction(vectors, x, *, tie=-1, total_tie=-1, bias=True, counts=True
 
 
 def averaged_perceptron(X, y, passes, *, start=1, strict=False, bias=True, every=True):
-    w, u = np.zeros(X.shape[1]), np.zeros(X.shape[1])
-    b, beta, c = 0.0, 0.0, start
+    w, q = np.zeros(X.shape[1]), np.zeros(X.shape[1])
+    b, beta, j = 0.0, 0.0, start
     for _ in range(passes):
         for x, label in zip(X, y, strict=True):
             score = label * (w @ x + b)
             if score < 0 if strict else score <= 0:
-                w, u = w + label * x, u + c * label * x
+                w, q = w + label * x, q + j * label * x
                 if bias:
-                    b, beta = b + label, beta + c * label
-                c += 1
+                    b, beta = b + label, beta + j * label
+                j += 1
             elif every:
-                c += 1
-    return w - u / c, b - beta / c
+                j += 1
+    return w - q / j, b - beta / j
 
 
 def test_chapter_6_right_answers_pass(capsys):
@@ -208,7 +208,7 @@ CHAPTER_6 = [
         ch06.check_averaged_perceptron,
         lambda X, y, passes: averaged_perceptron(X, y, passes, start=0),
         "averaged_perceptron(X=[[1.0]], y=[1], passes=1) returned",
-        "starts its counter at c = 1; yours starts at 0",
+        "starts its counter at j = 1; yours starts at 0",
     ),
     (
         ch06.check_averaged_perceptron,
@@ -454,6 +454,8 @@ def test_a_wrong_answer_fails_with_its_case_and_only_a_confirmed_hint(check, wro
 @pytest.mark.parametrize(
     ("check", "arguments"),
     [
+        (ch01.check_three_gates, (..., ..., ...)),
+        (ch01.check_three_gates, (([1.0, -1.0], 0.5), ([1.0, ..., 1.0], 1.5), ...)),
         (ch06.check_disagreement, (..., ...)),
         (ch07.check_lifted_xor_weights, (..., ...)),
         (ch07.check_lifted_xor_weights, ([1.0, ..., 1.0], -0.5)),
@@ -464,3 +466,51 @@ def test_a_wrong_answer_fails_with_its_case_and_only_a_confirmed_hint(check, wro
 def test_a_value_answer_still_holding_its_dots_is_not_written(check, arguments):
     with pytest.raises(ExerciseFailure, match=r"is not written yet: replace each \.\.\."):
         check(*arguments)
+
+
+# -- chapter 1: three gates by hand, each a pair (weights, threshold) ----------------------
+
+RIGHT_GATES = {
+    "and_not": ([1.0, -1.0], 0.5),
+    "two_of_three": ([1.0, 1.0, 1.0], 1.5),
+    "implies": ([-1.0, 1.0], -0.5),
+}
+
+
+def test_chapter_1_right_gates_pass(capsys):
+    ch01.check_three_gates(**RIGHT_GATES)
+    assert capsys.readouterr().out.splitlines() == [
+        "All 4 rows of the truth table of x1_and_not_x2 are right.",
+        "All 8 rows of the truth table of at-least-2-of-3 are right.",
+        "All 4 rows of the truth table of x1_implies_x2 are right.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("wrong", "message"),
+    [
+        # the threshold on a possible sum: (1, 0) gives w . x = 1, not above 1
+        ({"and_not": ([1.0, -1.0], 1.0)}, "and_not: On input (1, 0) the unit outputs -1"),
+        # the negation forgotten: x1 or x2
+        ({"and_not": ([1.0, 1.0], 0.5)}, "and_not: On input (0, 1) the unit outputs +1"),
+        # ">= 2" written as a threshold of 2: two ones give exactly 2, not above it
+        ({"two_of_three": ([1.0, 1.0, 1.0], 2.0)}, "two_of_three: On input (0, 1, 1)"),
+        # at least 1 of 3
+        ({"two_of_three": ([1.0, 1.0, 1.0], 0.5)}, "two_of_three: On input (0, 0, 1)"),
+        # the threshold 0 leaves (0, 0) on it, and the unit silent there
+        ({"implies": ([-1.0, 1.0], 0.0)}, "implies: On input (0, 0) the unit outputs -1"),
+        # the implication read backwards, x2 => x1
+        ({"implies": ([1.0, -1.0], -0.5)}, "implies: On input (0, 1) the unit outputs -1"),
+        # the pair the other way round
+        ({"and_not": (0.5, [1.0, -1.0])}, "and_not must be a pair (weights, threshold) of"),
+        # weights and threshold not in a pair
+        ({"implies": [-1.0, 1.0, -0.5]}, "implies must be a pair (weights, threshold)"),
+        # one weight short
+        ({"two_of_three": ([1.0, 1.0], 1.5)}, "two_of_three needs 3 weights, one per input"),
+    ],
+)
+def test_a_wrong_gate_fails_naming_its_answer_and_input(wrong, message):
+    with pytest.raises(ExerciseFailure) as failure:
+        ch01.check_three_gates(**{**RIGHT_GATES, **wrong})
+    assert str(failure.value).startswith(message), str(failure.value)
+    assert len(str(failure.value).splitlines()) <= 3

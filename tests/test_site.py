@@ -49,7 +49,8 @@ first scrolls them into view (:func:`open_page`).
 
 A phone reader on a slow line (issue 24, the checks are in ``tests/site_phone.py``):
 no norm drawn with ``\\left\\lVert``, figures with width and height; at phone
-width no short formula boxed and no two regions with one name, a visible "tap to
+width no short formula boxed and no two regions with one name, every display
+formula of a proof within its proof box, a visible "tap to
 enlarge" button under every shrunk figure, no animation control covered when the
 reader scrolls back up; a chapter read from disk says its animation did not load.
 
@@ -81,6 +82,7 @@ from site_phone import (
     figure_size_problems,
     formula_box_problems,
     norm_problems,
+    proof_formula_problems,
 )
 from site_reader import (
     axe_problems,
@@ -565,7 +567,7 @@ def test_page_views(docname: str, site_url: str, browser) -> None:
             problems += [f"{view}: {problem}" for problem in overflow_problems(page)]
             problems += [f"{view}: {problem}" for problem in tap_target_problems(page)]
             if scheme == "light":
-                for check in (formula_box_problems, enlarge_cue_problems):
+                for check in (formula_box_problems, enlarge_cue_problems, proof_formula_problems):
                     problems += [f"{view}: {problem}" for problem in check(page)]
             page.screenshot(path=screenshot_path(docname, view), full_page=True)
             problems += [f"{view}: {problem}" for problem in axe_problems(page)]
@@ -910,6 +912,19 @@ PHONE_PAGES = {
         '<div role="region" aria-label="Code, wider">b</div>',
         formula_box_problems,
         "2 regions share the name",
+    ),
+    "proof_formula_fits.html": (
+        '<div class="proof admonition" style="width: 320px"><mjx-container class="MathJax" '
+        'display="true"><svg width="300" height="20"></svg></mjx-container></div>',
+        proof_formula_problems,
+        None,
+    ),
+    "proof_formula_too_wide.html": (
+        '<div class="proof admonition" style="width: 320px; overflow-x: auto">'
+        '<mjx-container class="MathJax" display="true"><svg width="400" height="20"></svg>'
+        "</mjx-container></div>",
+        proof_formula_problems,
+        "a display formula of a proof is 400px wide in a 320px proof box",
     ),
     "norm_lvert.html": (
         '<mjx-container class="MathJax"><mjx-assistive-mml><math><mo>&#x2016;</mo>'

@@ -51,7 +51,7 @@ def test_student_copy_fails_unanswered_and_passes_answered(path: Path):
     solutions = solution_code_cells(original)
     # Checked exercises: the first solution cell ends with a checker call on names
     # (a function it defines, or values it assigns), not on literals written in the
-    # call (chapter 1's gates: no answer cell is generated for those).
+    # call (no answer cell could be generated for those).
     checked = {
         label: code
         for label, code in solutions.items()

@@ -19,9 +19,14 @@ from numpy.typing import ArrayLike, NDArray
 
 from .._loops import activation as _library_activation
 from ..data import at_least_m_of_n, logic_gate
-from . import ExerciseFailure, check_function, describe, diagnose
+from . import ExerciseFailure, check_function, describe, diagnose, not_written
 
-__all__ = ["check_activation", "check_gate_weights", "check_prediction"]
+__all__ = [
+    "check_activation",
+    "check_gate_weights",
+    "check_prediction",
+    "check_three_gates",
+]
 
 # Cases shared by the activation and prediction checks: zero vectors, negative
 # values, a bias alone, an activation of exactly 0, and one, two and four inputs.
@@ -280,3 +285,79 @@ def check_gate_weights(
                 )
             raise ExerciseFailure(message)
     print(f"All {len(X)} rows of the truth table of {name} are right.")
+
+
+def x1_and_not_x2(x1: int, x2: int) -> bool:
+    """The gate "x1 and not x2" of the exercise "Three more gates"."""
+    return bool(x1 and not x2)
+
+
+def x1_implies_x2(x1: int, x2: int) -> bool:
+    """The implication "if x1 then x2": false only for x1 = 1, x2 = 0."""
+    return bool((not x1) or x2)
+
+
+def _weights_and_threshold(name: str, answer: Any, n_inputs: int) -> tuple[NDArray, float]:
+    """Unpack one answer, a pair ``(weights, threshold)``, or say what is wrong with it."""
+    example = f"({[1.0] * n_inputs}, 0.5)"
+    if not isinstance(answer, tuple | list) or len(answer) != 2:
+        raise ExerciseFailure(
+            f"{name} must be a pair (weights, threshold), such as {example}; got {answer!r}."
+        )
+    try:
+        w = np.asarray(answer[0], dtype=float)
+        threshold = float(answer[1])
+    except (TypeError, ValueError):
+        raise ExerciseFailure(
+            f"{name} must be a pair (weights, threshold) of numbers, such as {example}; "
+            f"got {answer!r}."
+        ) from None
+    if w.shape != (n_inputs,):
+        raise ExerciseFailure(
+            f"{name} needs {n_inputs} weights, one per input, then the threshold, such as "
+            f"{example}; its weights have shape {w.shape}."
+        )
+    return w, threshold
+
+
+def check_three_gates(and_not: Any, two_of_three: Any, implies: Any) -> None:
+    """Check the three units of the exercise "Three more gates", each ``(weights, threshold)``.
+
+    ``and_not`` must compute "x1 and not x2" (two inputs), ``two_of_three``
+    "at least 2 of 3 inputs are 1" (three inputs) and ``implies`` the
+    implication "if x1 then x2" (two inputs). Each unit fires when
+    ``w . x > threshold``, strictly, as in :func:`check_gate_weights`, which
+    checks each against its truth table; the first wrong row is reported with
+    the answer's name.
+
+    Raises
+    ------
+    perceptron_lib.exercises.ExerciseFailure
+        If an answer is still ``...``, is not a pair of weights (one per
+        input) and a threshold, or gets a row of its truth table wrong.
+
+    Examples
+    --------
+    >>> check_three_gates(([1.0, -1.0], 0.5), ([1.0, 1.0, 1.0], 1.5), ([-1.0, 1.0], -0.5))
+    All 4 rows of the truth table of x1_and_not_x2 are right.
+    All 8 rows of the truth table of at-least-2-of-3 are right.
+    All 4 rows of the truth table of x1_implies_x2 are right.
+    >>> check_three_gates(([1.0, -1.0], 1.0), ([1.0, 1.0, 1.0], 1.5), ([-1.0, 1.0], -0.5))
+    Traceback (most recent call last):
+    ...
+    perceptron_lib.exercises.ExerciseFailure: and_not: On input (1, 0) the unit outputs \
+-1 (silent) (w . x = 1.0 is not above the threshold 1.0), but x1_and_not_x2(1, 0) is \
+true, so it should output +1 (fires).
+    """
+    not_written(and_not=and_not, two_of_three=two_of_three, implies=implies)
+    answers = [
+        ("and_not", and_not, x1_and_not_x2, 2),
+        ("two_of_three", two_of_three, "at_least_2_of_3", 3),
+        ("implies", implies, x1_implies_x2, 2),
+    ]
+    for name, answer, gate, n_inputs in answers:
+        w, threshold = _weights_and_threshold(name, answer, n_inputs)
+        try:
+            check_gate_weights(w, threshold, gate=gate)
+        except ExerciseFailure as failure:
+            raise ExerciseFailure(f"{name}: {failure}") from None

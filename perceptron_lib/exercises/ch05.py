@@ -144,26 +144,26 @@ def check_lifted_quantities(
     )
 
 
-def _reference_scaled_bound(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float, c: float) -> float:
-    return lifted_bound(w, b, X, y, constant=c)
+def _reference_scaled_bound(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float, s: float) -> float:
+    return lifted_bound(w, b, X, y, constant=s)
 
 
 def _scaled_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> list[str]:
     if isinstance(expected, ValueError):
         return _boundary_slip(arguments, got, expected)
-    X, y, w, b, c = (arguments[key] for key in ("X", "y", "w", "b", "c"))
+    X, y, w, b, s = (arguments[key] for key in ("X", "y", "w", "b", "s"))
     slips = [
         (
-            _quantities(X, y, w, b, constant=c, bias_weight=b),
-            "with the constant feature c the lifted weight on it is b / c (so that "
-            "(b / c) * c = b); you used b.",
+            _quantities(X, y, w, b, constant=s, bias_weight=b),
+            "with the constant feature s the lifted weight on it is b / s (so that "
+            "(b / s) * s = b); you used b.",
         ),
         (
-            _quantities(X, y, w, b, constant=1.0, bias_weight=b / c),
-            "the lifted examples are (c, x): their radius includes c, not 1.",
+            _quantities(X, y, w, b, constant=1.0, bias_weight=b / s),
+            "the lifted examples are (s, x): their radius includes s, not 1.",
         ),
         (
-            _quantities(X, y, w, b, constant=c, with_bias=False),
+            _quantities(X, y, w, b, constant=s, with_bias=False),
             "the activation is w . x + b: the bias belongs in the margin's numerator.",
         ),
     ]
@@ -173,11 +173,11 @@ def _scaled_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> list[
 
 
 def check_scaled_bound(scaled_bound: Callable[..., float]) -> None:
-    """Check ``scaled_bound(X, y, w, b, c)``: the bound when the constant feature is ``c``.
+    """Check ``scaled_bound(X, y, w, b, s)``: the bound when the constant feature is ``s``.
 
-    The lifted examples are ``(c, x_i)`` and the lifted weights ``(b / c, w)``
-    (the same activations), so ``R^2 = c^2 + max_i ||x_i||^2``,
-    ``gamma = min_i y_i (w . x_i + b) / ||(b / c, w)||`` and the bound is
+    The lifted examples are ``(s, x_i)`` and the lifted weights ``(b / s, w)``
+    (the same activations), so ``R^2 = s^2 + max_i ||x_i||^2``,
+    ``gamma = min_i y_i (w . x_i + b) / ||(b / s, w)||`` and the bound is
     ``(R / gamma)^2``. A ``(w, b)`` that does not separate the data (an example
     on the boundary included) certifies no bound: raise ``ValueError``. ``X``,
     ``y`` and ``w`` are NumPy arrays.
@@ -185,12 +185,12 @@ def check_scaled_bound(scaled_bound: Callable[..., float]) -> None:
     Examples
     --------
     >>> import numpy as np
-    >>> def scaled_bound(X, y, w, b, c):
+    >>> def scaled_bound(X, y, w, b, s):
     ...     scores = y * (X @ w + b)
     ...     if np.any(scores <= 0):
     ...         raise ValueError("not a separator")
-    ...     gamma = scores.min() / np.sqrt(w @ w + (b / c) ** 2)
-    ...     return (c * c + np.max(np.sum(X**2, axis=1))) / gamma**2
+    ...     gamma = scores.min() / np.sqrt(w @ w + (b / s) ** 2)
+    ...     return (s * s + np.max(np.sum(X**2, axis=1))) / gamma**2
     >>> check_scaled_bound(scaled_bound)
     All 8 checks passed for scaled_bound.
     """

@@ -189,15 +189,13 @@ def _reference_averaged(X: ArrayLike, y: ArrayLike, passes: int):
     y = np.asarray(y, dtype=np.float64)
     if X.ndim != 2 or y.shape != (X.shape[0],):
         raise ValueError("X must be 2-d with one label in y per row.")
-    w, u = np.zeros(X.shape[1]), np.zeros(X.shape[1])
-    b, beta, count = 0.0, 0.0, 1.0
+    w, q = np.zeros(X.shape[1]), np.zeros(X.shape[1])
+    b, beta, j = 0.0, 0.0, 1.0
     order = np.arange(X.shape[0])
     mistakes = np.zeros(X.shape[0], dtype=np.bool_)
     for _ in range(passes):  # every pass, as in Algorithm 7 (no early stop)
-        b, beta, count = averaged_perceptron_epoch(
-            X, y, order, w, b, u, beta, count, 1.0, True, mistakes
-        )
-    return w - u / count, float(b - beta / count)
+        b, beta, j = averaged_perceptron_epoch(X, y, order, w, b, q, beta, j, 1.0, True, mistakes)
+    return w - q / j, float(b - beta / j)
 
 
 def _variant(
@@ -214,45 +212,45 @@ def _variant(
 ):
     """Algorithm 7 with one of the usual slips, to confirm a hint."""
     X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
-    w, u = np.zeros(X.shape[1]), np.zeros(X.shape[1])
-    b, beta, count = 0.0, 0.0, start
+    w, q = np.zeros(X.shape[1]), np.zeros(X.shape[1])
+    b, beta, j = 0.0, 0.0, start
     for _ in range(passes):
         for x, label in zip(X, y, strict=True):
             if count_first:
-                count += 1
+                j += 1
             score = label * (w @ x + b)
             mistake = score < 0 if strict else score <= 0
             if mistake:
-                w, u = w + label * x, u + label * count * x
+                w, q = w + label * x, q + label * j * x
                 if bias:
-                    b, beta = b + label, beta + label * count
+                    b, beta = b + label, beta + label * j
             if not count_first and (count_every_example or mistake):
-                count += 1
-    return w + sign * u / count, b + sign * beta / count
+                j += 1
+    return w + sign * q / j, b + sign * beta / j
 
 
 _AVERAGED_SLIPS = [
     (
         {"sign": 0.0},
-        "that is the last (w, b); return the averaged ones, w - u / c and b - beta / c.",
+        "that is the last (w, b); return the averaged ones, w - q / j and b - beta / j.",
     ),
     (
         {"count_every_example": False},
-        "the counter c must grow by one after every example, mistake or not: it "
+        "the counter j must grow by one after every example, mistake or not: it "
         "counts how long each vector survives.",
     ),
-    ({"start": 0.0}, "Algorithm 7 starts its counter at c = 1; yours starts at 0."),
+    ({"start": 0.0}, "Algorithm 7 starts its counter at j = 1; yours starts at 0."),
     (
         {"count_first": True},
-        "add 1 to c after the example (and its update), not before it.",
+        "add 1 to j after the example (and its update), not before it.",
     ),
-    ({"sign": 1.0}, "subtract the cached sums: the average is w - u / c, not w + u / c."),
+    ({"sign": 1.0}, "subtract the cached sums: the average is w - q / j, not w + q / j."),
     (
         {"strict": True},
         "an example exactly on the boundary is a mistake: test y (w . x + b) <= 0, not "
         "< 0 (from zero weights every activation is 0).",
     ),
-    ({"bias": False}, "update the bias too: b += y and beta += c y at every mistake."),
+    ({"bias": False}, "update the bias too: b += y and beta += j y at every mistake."),
 ]
 
 
@@ -282,26 +280,26 @@ def check_averaged_perceptron(
 ) -> None:
     """Check ``averaged_perceptron(X, y, passes) -> (w, b)``: Daume's Algorithm 7.
 
-    Start from ``w = u = 0``, ``b = beta = 0`` and ``c = 1``; visit the examples
+    Start from ``w = q = 0``, ``b = beta = 0`` and ``j = 1``; visit the examples
     in the order given, ``passes`` times (no early stop). On a mistake
-    (``y (w . x + b) <= 0``) add ``y x`` to ``w``, ``y`` to ``b``, ``c y x`` to
-    ``u`` and ``c y`` to ``beta``; after every example add 1 to ``c``. Return
-    ``w - u / c`` and ``b - beta / c``. ``X`` is a 2-d NumPy array and ``y`` an
-    array of labels -1 and +1.
+    (``y (w . x + b) <= 0``) add ``y x`` to ``w``, ``y`` to ``b``, ``j y x`` to
+    ``q`` and ``j y`` to ``beta``; after every example add 1 to ``j``. Return
+    ``w - q / j`` and ``b - beta / j`` (the names of chapter 6's Algorithm 7).
+    ``X`` is a 2-d NumPy array and ``y`` an array of labels -1 and +1.
 
     Examples
     --------
     >>> import numpy as np
     >>> def averaged_perceptron(X, y, passes):
     ...     X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
-    ...     w, u, b, beta, c = np.zeros(X.shape[1]), np.zeros(X.shape[1]), 0.0, 0.0, 1.0
+    ...     w, q, b, beta, j = np.zeros(X.shape[1]), np.zeros(X.shape[1]), 0.0, 0.0, 1.0
     ...     for _ in range(passes):
     ...         for x, label in zip(X, y):
     ...             if label * (w @ x + b) <= 0:
     ...                 w, b = w + label * x, b + label
-    ...                 u, beta = u + c * label * x, beta + c * label
-    ...             c += 1
-    ...     return w - u / c, b - beta / c
+    ...                 q, beta = q + j * label * x, beta + j * label
+    ...             j += 1
+    ...     return w - q / j, b - beta / j
     >>> check_averaged_perceptron(averaged_perceptron)
     All 7 checks passed for averaged_perceptron.
     """
