@@ -68,26 +68,26 @@ def sparse_perceptron_epoch(data, indices, indptr, y, order, w, b, eta, fit_inte
 
 @compiled
 def sparse_averaged_perceptron_epoch(
-    data, indices, indptr, y, order, w, b, u, beta, count, eta, fit_intercept, mistakes
+    data, indices, indptr, y, order, w, b, q, beta, j, eta, fit_intercept, mistakes
 ):
-    """One pass of the averaged perceptron over a CSR matrix; returns ``(b, beta, count)``."""
+    """One pass of the averaged perceptron over a CSR matrix; returns ``(b, beta, j)``."""
     for t in range(order.shape[0]):
         i = order[t]
         start, stop = indptr[i], indptr[i + 1]
         a = sparse_activation(w, b, data, indices, start, stop)
         if not math.isfinite(a):
-            return math.nan, beta, count  # overflow: the caller raises
+            return math.nan, beta, j  # overflow: the caller raises
         mistakes[t] = y[i] * a <= 0.0
         if mistakes[t]:
             step = eta * y[i]
             for p in range(start, stop):
                 w[indices[p]] += step * data[p]
-                u[indices[p]] += step * count * data[p]
+                q[indices[p]] += step * j * data[p]
             if fit_intercept:
                 b += step
-                beta += step * count
-        count += 1.0
-    return b, beta, count
+                beta += step * j
+        j += 1.0
+    return b, beta, j
 
 
 @compiled

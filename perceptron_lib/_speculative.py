@@ -293,9 +293,9 @@ def _speculative_averaged_epoch(
     order,
     w,
     b,
-    u,
+    q,
     beta,
-    count,
+    j,
     eta,
     fit_intercept,
     mistakes,
@@ -316,23 +316,23 @@ def _speculative_averaged_epoch(
             i = order[t]
             a = activation(w, b, X[i])
             if not math.isfinite(a):
-                return math.nan, beta, count  # overflow: the caller raises
+                return math.nan, beta, j  # overflow: the caller raises
             mistake = y[i] * a <= 0.0
             mistakes[t] = mistake
             if mistake:
                 step = eta * y[i]
-                for j in range(w.shape[0]):
-                    w[j] += step * X[i, j]
-                    u[j] += step * count * X[i, j]
+                for d in range(w.shape[0]):
+                    w[d] += step * X[i, d]
+                    q[d] += step * j * X[i, d]
                 if fit_intercept:
                     b += step
-                    beta += step * count
+                    beta += step * j
                 gap = 0
             else:
                 gap += 1
             if steps is not None:
                 record_step(steps, t, a, b, w)
-            count += 1.0
+            j += 1.0
             t += 1
             continue
         stop = min(t + (block if threads is not None else SERIAL_BLOCK), n)
@@ -345,26 +345,26 @@ def _speculative_averaged_epoch(
             mistakes[k] = False
             if steps is not None:
                 record_step(steps, k, out[k], b, w)
-            count += 1.0  # one per example, so ``count`` is exact at every update
+            j += 1.0  # one per example, so ``j`` is exact at every update
             k += 1
         if stats is not None:
             stats[0] += 1
             stats[2] += stop - t
         if k < stop:
             if not math.isfinite(out[k]):
-                return math.nan, beta, count  # overflow: the caller raises
+                return math.nan, beta, j  # overflow: the caller raises
             i = order[k]
             mistakes[k] = True
             step = eta * y[i]
-            for j in range(w.shape[0]):
-                w[j] += step * X[i, j]
-                u[j] += step * count * X[i, j]
+            for d in range(w.shape[0]):
+                w[d] += step * X[i, d]
+                q[d] += step * j * X[i, d]
             if fit_intercept:
                 b += step
-                beta += step * count
+                beta += step * j
             if steps is not None:
                 record_step(steps, k, out[k], b, w)
-            count += 1.0
+            j += 1.0
             if stats is not None:
                 stats[1] += 1
                 stats[3] += stop - k - 1
@@ -378,7 +378,7 @@ def _speculative_averaged_epoch(
             block = min(2 * block, MAX_BLOCK)
             wait = max(SPECULATE_AFTER, wait // 2)
             t = stop
-    return b, beta, count
+    return b, beta, j
 
 
 @contextlib.contextmanager
@@ -495,11 +495,11 @@ def perceptron_epoch(X, y, order, w, b, eta, fit_intercept, mistakes, steps=None
 
 
 def averaged_perceptron_epoch(
-    X, y, order, w, b, u, beta, count, eta, fit_intercept, mistakes, steps=None, stats=None
+    X, y, order, w, b, q, beta, j, eta, fit_intercept, mistakes, steps=None, stats=None
 ):
     """One speculative averaged-perceptron epoch, identical to the plain loop's.
 
-    Same arguments and return value ``(b, beta, count)`` as
+    Same arguments and return value ``(b, beta, j)`` as
     :func:`perceptron_lib._loops.averaged_perceptron_epoch`; ``stats`` as in
     :func:`perceptron_epoch`.
     """
@@ -507,7 +507,7 @@ def averaged_perceptron_epoch(
     with _threads_if_allowed() as threads:
         if not (interleave or threads is not None):
             return _plain_averaged_epoch(
-                X, y, order, w, b, u, beta, count, eta, fit_intercept, mistakes, steps
+                X, y, order, w, b, q, beta, j, eta, fit_intercept, mistakes, steps
             )
         out = np.empty(order.shape[0])
         return _speculative_averaged_epoch(
@@ -516,9 +516,9 @@ def averaged_perceptron_epoch(
             order,
             w,
             b,
-            u,
+            q,
             beta,
-            count,
+            j,
             eta,
             fit_intercept,
             mistakes,

@@ -111,17 +111,17 @@ class AveragedPerceptron(OnlineLinearClassifier):
             mistakes,
         )
         if is_sparse(X):
-            b, beta, count = sparse_averaged_perceptron_epoch(
+            b, beta, j = sparse_averaged_perceptron_epoch(
                 X.data, X.indices, X.indptr, y, order, *state
             )
         else:
             # Small epochs: the plain loop, the same run, without compiling the speculative one.
             epoch = averaged_perceptron_epoch if speculation_pays(X) else plain_averaged_epoch
-            b, beta, count = epoch(X, y, order, *state, steps)
+            b, beta, j = epoch(X, y, order, *state, steps)
         self.last_intercept_, self._cached_intercept, self._counter = (
             float(b),
             float(beta),
-            float(count),
+            float(j),
         )
         with unchecked_overflow():  # inf - inf is NaN here: the epoch's check raises
             self.coef_ = self.last_coef_ - self._cached_coef / self._counter
