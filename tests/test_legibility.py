@@ -22,7 +22,7 @@ from perceptron_lib import (
     training_trace,
 )
 from perceptron_lib.animation import animate_training
-from perceptron_lib.averaging import voting_snapshots
+from perceptron_lib.averaging import VotingComparison, voting_snapshots
 from perceptron_lib.beyond_linear import (
     animate_kernel_training,
     plot_kernel_model,
@@ -48,12 +48,16 @@ from perceptron_lib.scale_plots import (
 )
 from perceptron_lib.scale_plots import plot_mistakes_per_epoch as plot_epoch_mistakes
 from perceptron_lib.voted import VotedPerceptron
+from perceptron_lib.voting_figures import plot_prediction_cost, plot_voting_comparison
 
 DATA = make_separable(30, margin=0.05, intercept=0.2, random_state=2)
 TRACE = training_trace(Perceptron(random_state=0), DATA.X, DATA.y)
 LIFTED = np.array([[0, 0, 0], [0, 1, 0], [1, 0, 0], [1, 1, 1]], dtype=float)
 MOONS_X, MOONS_Y = make_moons(30, noise=0.1, random_state=0)
 MOONS_Y = np.where(MOONS_Y == 1, 1, -1)
+# Chapter 6's comparison: three tasks, 15 passes, test errors over 4 splits.
+ERRORS = np.linspace(0.3, 0.05, 15) + np.linspace(0.0, 0.02, 4)[:, None]
+COMPARISON = VotingComparison(np.arange(1, 16), ERRORS, ERRORS, ERRORS, np.arange(1, 16))
 
 
 def kernel_model():
@@ -84,6 +88,12 @@ FIGURES = {
             OrderingResult("grouped", np.array([9, 12]), np.array([4, 6]), np.ones(2, bool)),
             OrderingResult("permute_once", np.array([5, 7]), np.array([2, 3]), np.ones(2, bool)),
         ]
+    ),
+    "plot_prediction_cost": lambda: plot_prediction_cost(
+        [100, 400, 1600], [0.002, 0.008, 0.03], [0.0001, 0.0001, 0.0001]
+    ),
+    "plot_voting_comparison": lambda: plot_voting_comparison(
+        {"digits 3 vs 8": COMPARISON, "breast cancer": COMPARISON, "digits, 10% noise": COMPARISON}
     ),
     "plot_loss_profile": lambda: plot_loss_profile([0.0, 1.0], {"a": [1.0, 0.0], "b": [0.5, 0.5]}),
 }
