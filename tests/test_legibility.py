@@ -33,20 +33,24 @@ from perceptron_lib.convergence_plots import (
     plot_bound_case,
     plot_bound_vs_mistakes,
     plot_proof_steps,
+    plot_tau_boundaries,
     plot_weight_norm,
 )
 from perceptron_lib.curves import plot_error_curve, plot_loss_profile, plot_run_spread
 from perceptron_lib.experiments import ErrorCurve, OrderingResult
 from perceptron_lib.legibility import SMALLEST_TEXT, smallest_text
+from perceptron_lib.margin import MarginPerceptron
 from perceptron_lib.mixing_experiments import accuracy_per_round, mixing_data
 from perceptron_lib.plotting import plot_mistakes_per_epoch
 from perceptron_lib.scale_plots import (
     animate_mixing,
+    plot_accuracy_grid,
     plot_accuracy_per_round,
     plot_amdahl,
     plot_mistake_gaps,
 )
 from perceptron_lib.scale_plots import plot_mistakes_per_epoch as plot_epoch_mistakes
+from perceptron_lib.theory import max_margin
 from perceptron_lib.voted import VotedPerceptron
 from perceptron_lib.voting_figures import plot_prediction_cost, plot_voting_comparison
 
@@ -77,6 +81,19 @@ FIGURES = {
     "scale_plots.plot_mistakes_per_epoch": lambda: plot_epoch_mistakes([[1, 5], [3]], 10),
     "plot_mistake_gaps": lambda: plot_mistake_gaps([[5], []], 10),
     "plot_amdahl": lambda: plot_amdahl(np.linspace(0, 1, 5), workers=(2, 8)),
+    "plot_accuracy_grid": lambda: plot_accuracy_grid(
+        {
+            kind: accuracy_per_round(mixing_data(kind), shard_counts=(2, 4, 8), max_rounds=3)
+            for kind in ("separable", "noisy")
+        },
+        (2, 4, 8),
+    ),
+    "plot_tau_boundaries": lambda: plot_tau_boundaries(
+        DATA.X,
+        DATA.y,
+        {tau: MarginPerceptron(tau=tau, random_state=0).fit(DATA.X, DATA.y) for tau in (0.0, 1.0)},
+        max_margin(DATA.X, DATA.y),
+    ),
     "plot_accuracy_per_round": lambda: plot_accuracy_per_round(
         accuracy_per_round(mixing_data("separable"), shard_counts=(2, 4), max_rounds=4), 4
     ),
