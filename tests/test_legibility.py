@@ -5,7 +5,8 @@ at least 8 CSS px tall (:mod:`perceptron_lib.legibility`). Each library
 function is called as a chapter calls it when it makes its own figure (no
 ``ax``), and each animation's figure is measured as ``to_jshtml()`` saves its
 frames (the whole figure, not cropped). Figures that a chapter lays out itself
-(``plt.subplots`` in a notebook) are checked on the site (tests/test_site.py).
+(``plt.subplots`` in a notebook) are measured as the chapter draws them by
+tests/test_chapter_figures.py.
 """
 
 from __future__ import annotations
