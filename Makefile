@@ -71,12 +71,15 @@ lint: $(STAMP)
 
 unit: $(STAMP) bubblewrap
 	$(BIN)/python -m pytest -q tests perceptron_lib --ignore=tests/test_site.py \
-		--ignore=tests/test_jupyterlab.py --ignore=tests/test_pdf.py --ignore=tests/test_binder.py
+		--ignore=tests/test_jupyterlab.py --ignore=tests/test_pdf.py --ignore=tests/test_binder.py \
+		--ignore=tests/test_chapter_figures.py
 
 notebooks: $(STAMP)
 	@test -n "$(NOTEBOOKS)" || { echo "no notebooks in _toc.yml"; exit 1; }
 	$(BIN)/python -m pytest -q -o addopts="" -p no:cacheprovider --nbval --nbval-current-env \
 		--nbval-sanitize-with tests/nbval_sanitize.cfg $(NOTEBOOKS)
+	# Every figure the chapters draw, measured as a phone shows it (runs each chapter).
+	$(BIN)/python -m pytest -q tests/test_chapter_figures.py
 
 # The notebooks again under two other processors' arithmetic, side by side:
 # OpenBLAS forced to its oldest kernel family (Prescott, SSE3) on one thread, and

@@ -180,3 +180,71 @@ def plot_bound_case(case: BoundCase, ax: Axes | None = None) -> Axes:
     if legend is not None:
         legend.remove()
     return ax
+
+
+def plot_tau_boundaries(X: ArrayLike, y: ArrayLike, models: dict, widest, axes=None):
+    """The margin perceptron's boundary for several tau, against the maximum-margin one.
+
+    One panel per entry of ``models``, stacked one above the other (a phone
+    shows one column): the data, the model's boundary (solid, positive side
+    shaded), the maximum-margin boundary (dotted, grey) and, in the title, tau
+    and the margin the model reached on ``(X, y)``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, 2)
+    y : array-like of shape (n_samples,)
+    models : dict of float to fitted linear model
+        tau to a model with ``coef_`` and ``intercept_`` (a
+        :class:`~perceptron_lib.MarginPerceptron`, or a perceptron for tau = 0).
+    widest : MaxMarginResult
+        From :func:`perceptron_lib.theory.max_margin`: ``coef`` and ``intercept``.
+    axes : sequence of matplotlib Axes, optional
+        One per model; a new figure of stacked panels if omitted.
+
+    Returns
+    -------
+    numpy.ndarray of matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from perceptron_lib import Perceptron, make_separable
+    >>> from perceptron_lib.theory import max_margin
+    >>> data = make_separable(20, margin=0.1, random_state=0)
+    >>> model = Perceptron(random_state=0).fit(data.X, data.y)
+    >>> axes = plot_tau_boundaries(data.X, data.y, {0.0: model}, max_margin(data.X, data.y))
+    >>> axes[0].get_title().startswith("tau = 0: margin")
+    True
+    >>> plt.close("all")
+    """
+    import matplotlib.pyplot as plt
+
+    from .theory import margin
+
+    if not models:
+        raise ValueError("models is empty: there is nothing to draw.")
+    if axes is None:
+        _, axes = plt.subplots(
+            len(models),
+            1,
+            figsize=(4.6, 0.6 + 3.2 * len(models)),
+            facecolor="white",
+            layout="constrained",
+            squeeze=False,
+        )
+    axes = np.ravel(np.asarray(axes, dtype=object))
+    if axes.size != len(models):
+        raise ValueError(f"{len(models)} models need as many axes, got {axes.size}.")
+    dotted_style = {"shade": False, "show_weight_vector": False, "color": "0.5"}
+    for ax, (tau, model) in zip(axes, models.items(), strict=True):
+        plot_data(X, y, ax=ax)
+        plot_boundary(model.coef_, model.intercept_, ax=ax, show_weight_vector=False)
+        n_lines = len(ax.get_lines())
+        plot_boundary(widest.coef, widest.intercept, ax=ax, **dotted_style)
+        for line in ax.get_lines()[n_lines:]:
+            line.set_linestyle(":")
+        reached = margin(model.coef_, model.intercept_, X, y)
+        ax.set_title(f"tau = {tau:g}: margin {reached:.3f}", fontsize="medium")
+        ax.legend().remove()
+    return axes

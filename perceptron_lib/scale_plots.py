@@ -21,6 +21,7 @@ __all__ = [
     "amdahl_prediction",
     "animate_mixing",
     "mixing_rounds",
+    "plot_accuracy_grid",
     "plot_accuracy_per_round",
     "plot_amdahl",
     "plot_mistake_gaps",
@@ -415,3 +416,65 @@ def animate_mixing(
         return drawn
 
     return FuncAnimation(fig, draw, frames=len(rounds), interval=900, repeat=False)
+
+
+def plot_accuracy_grid(tables: dict, shard_counts: Sequence[int], axes=None):
+    """:func:`plot_accuracy_per_round` for every task (columns) and number of shards (rows).
+
+    At most two tasks side by side, so that a phone shows the grid legibly;
+    axis labels on the outer panels only, one legend under the grid.
+
+    Parameters
+    ----------
+    tables : dict of str to pandas.DataFrame
+        Task name to its table from
+        :func:`perceptron_lib.mixing_experiments.accuracy_per_round`; one or two.
+    shard_counts : sequence of int
+        The numbers of shards to draw, one row each.
+    axes : 2-d array of matplotlib Axes, optional
+        Of shape ``(len(shard_counts), len(tables))``; a new figure if omitted.
+
+    Returns
+    -------
+    numpy.ndarray of matplotlib Axes, shape (len(shard_counts), len(tables))
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"method": ["serial"] * 4, "n_shards": [2, 2, 4, 4],
+    ...                       "round": [1, 2, 1, 2], "accuracy": [0.9, 1.0, 0.8, 0.9]})
+    >>> axes = plot_accuracy_grid({"a task": table}, (2, 4))
+    >>> axes.shape, axes[1, 0].get_title()
+    ((2, 1), 'a task, 4 shards')
+    >>> plt.close("all")
+    """
+    import matplotlib.pyplot as plt
+
+    shard_counts = list(shard_counts)
+    if not 1 <= len(tables) <= 2:
+        raise ValueError(f"tables must hold one or two tasks (columns); got {len(tables)}.")
+    if not shard_counts:
+        raise ValueError("shard_counts is empty: there is nothing to draw.")
+    shape = (len(shard_counts), len(tables))
+    if axes is None:
+        _, axes = plt.subplots(
+            *shape,
+            figsize=(2.3 * len(tables), 0.9 + 2.6 * len(shard_counts)),
+            sharey="col",
+            facecolor="white",
+            layout="constrained",
+            squeeze=False,
+        )
+    axes = np.asarray(axes, dtype=object).reshape(shape)
+    for column, (kind, table) in zip(axes.T, tables.items(), strict=True):
+        for ax, n_shards in zip(column, shard_counts, strict=True):
+            plot_accuracy_per_round(table, n_shards, ax=ax)
+            ax.set_title(f"{kind}, {n_shards} shards", fontsize="medium")
+    for ax in axes[:-1].flat:
+        ax.set_xlabel("")
+    for ax in axes[:, 1:].flat:
+        ax.set_ylabel("")
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    axes[0, 0].figure.legend(handles, labels, loc="outside lower center", ncol=2, fontsize="small")
+    return axes

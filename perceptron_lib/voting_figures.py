@@ -203,3 +203,140 @@ def animate_voting(
         return drawn
 
     return FuncAnimation(fig, draw, frames=len(snapshots), interval=900, repeat=False)
+
+
+# Line style and marker of each kind of perceptron, so that the three lines
+# stay apart in grey print and for colour-blind readers.
+KIND_STYLES = {"last": ("-", "o"), "voted": ("--", "s"), "averaged": (":", "^")}
+
+
+def plot_prediction_cost(
+    n_vectors: ArrayLike,
+    vote_seconds: ArrayLike,
+    average_seconds: ArrayLike,
+    ax: Axes | None = None,
+) -> Axes:
+    """Time to predict against the number of stored vectors, for the vote and the average.
+
+    Parameters
+    ----------
+    n_vectors : array-like of int
+        Number of vectors each voted perceptron stores.
+    vote_seconds, average_seconds : array-like of float
+        Measured time (seconds) of the vote and of the averaged vector, one
+        per entry of ``n_vectors``; drawn in milliseconds.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure sized for a phone's screen if omitted.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> ax = plot_prediction_cost([10, 20], [0.001, 0.002], [0.0001, 0.0001])
+    >>> [line.get_label() for line in ax.get_lines()]
+    ['vote', 'average']
+    >>> plt.close("all")
+    """
+    from .curves import CURVE_COLORS
+
+    n_vectors = np.asarray(n_vectors)
+    times = {
+        "vote": np.asarray(vote_seconds, dtype=float),
+        "average": np.asarray(average_seconds, dtype=float),
+    }
+    for name, seconds in times.items():
+        if seconds.shape != n_vectors.shape:
+            raise ValueError(
+                f"{name} times have shape {seconds.shape}, n_vectors {n_vectors.shape}."
+            )
+    ax = _get_axes(ax, figsize=(4.6, 3.2))
+    for (name, seconds), color, (line, marker) in zip(
+        times.items(), CURVE_COLORS, (("-", "o"), ("--", "s")), strict=False
+    ):
+        ax.plot(n_vectors, 1e3 * seconds, marker=marker, color=color, linestyle=line, label=name)
+    ax.set_xlabel("stored vectors (updates)")
+    ax.set_ylabel("time to predict (ms, median)")
+    ax.set_ylim(bottom=0)
+    ax.legend(fontsize="small")
+    return ax
+
+
+def plot_voting_comparison(comparisons: dict, axes=None):
+    """Test error of the last, voted and averaged perceptron against passes, one panel a task.
+
+    The panels are stacked, one above the other (a phone shows one column),
+    and share their axes; each line is the mean over the splits, its band one
+    standard deviation either side. One legend, in the first panel.
+
+    Parameters
+    ----------
+    comparisons : dict of str to VotingComparison
+        Panel title to the result of
+        :func:`~perceptron_lib.averaging.compare_last_voted_averaged`.
+    axes : sequence of matplotlib Axes, optional
+        One per task; a new figure of stacked panels if omitted.
+
+    Returns
+    -------
+    numpy.ndarray of matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from perceptron_lib.averaging import VotingComparison
+    >>> errors = np.array([[0.2, 0.1], [0.3, 0.1]])
+    >>> result = VotingComparison(np.arange(1, 3), errors, errors, errors, np.ones(2, int))
+    >>> axes = plot_voting_comparison({"a task": result, "another": result})
+    >>> [ax.get_title() for ax in axes]
+    ['a task', 'another']
+    >>> plt.close("all")
+    """
+    import matplotlib.pyplot as plt
+
+    from .averaging import VotingComparison
+    from .curves import CURVE_COLORS
+
+    if not comparisons:
+        raise ValueError("comparisons is empty: there is nothing to draw.")
+    for name, result in comparisons.items():
+        if not isinstance(result, VotingComparison):
+            raise TypeError(
+                f"comparisons[{name!r}] must be a VotingComparison, got {type(result).__name__}."
+            )
+    if axes is None:
+        _, axes = plt.subplots(
+            len(comparisons),
+            1,
+            figsize=(4.6, 1.2 + 2.2 * len(comparisons)),
+            facecolor="white",
+            layout="constrained",
+            sharex=True,
+            sharey=True,
+            squeeze=False,
+        )
+    axes = np.ravel(np.asarray(axes, dtype=object))
+    if axes.size != len(comparisons):
+        raise ValueError(f"{len(comparisons)} tasks need as many axes, got {axes.size}.")
+    for ax, (name, result) in zip(axes, comparisons.items(), strict=True):
+        for color, (kind, (line, marker)) in zip(CURVE_COLORS, KIND_STYLES.items(), strict=False):
+            errors = 100 * getattr(result, kind)
+            mean, sd = errors.mean(axis=0), errors.std(axis=0, ddof=1)
+            ax.plot(
+                result.passes,
+                mean,
+                color=color,
+                linestyle=line,
+                marker=marker,
+                markersize=3,
+                label=kind,
+            )
+            ax.fill_between(result.passes, mean - sd, mean + sd, color=color, alpha=0.12)
+        ax.set_title(name, fontsize="medium")
+        ax.set_ylabel("test error (%)")
+    axes[-1].set_xlabel("passes (lines: mean, bands: ± sd)")
+    axes[0].set_ylim(bottom=0)
+    axes[0].legend(fontsize="small")
+    return axes

@@ -21,6 +21,7 @@ from perceptron_lib import (
 )
 from perceptron_lib.animation import animation_html
 from perceptron_lib.averaging import (
+    VotingComparison,
     compare_last_voted_averaged,
     last_update,
     median_time,
@@ -30,7 +31,12 @@ from perceptron_lib.averaging import (
     voting_snapshots,
     weighted_sum,
 )
-from perceptron_lib.voting_figures import animate_voting, plot_vote
+from perceptron_lib.voting_figures import (
+    animate_voting,
+    plot_prediction_cost,
+    plot_vote,
+    plot_voting_comparison,
+)
 from perceptron_lib.widgets import _voting_view, voting_explorer
 
 
@@ -212,3 +218,26 @@ def test_vote_figure_animation_and_explorer():
     assert image.value != before
     with pytest.raises(TypeError):
         plot_vote("not a snapshot", data.X, data.y, [0.0, 0.0])
+
+
+def test_cost_and_comparison_figures_draw_their_data_and_refuse_bad_input():
+    ax = plot_prediction_cost([10, 20], [0.001, 0.003], [0.0002, 0.0002])
+    assert ax.get_lines()[0].get_ydata().tolist() == [1.0, 3.0]  # milliseconds
+    plt.close("all")
+    with pytest.raises(ValueError, match="vote times have shape"):
+        plot_prediction_cost([10, 20], [0.001], [0.0002, 0.0002])
+    errors = np.array([[0.2, 0.1], [0.4, 0.1]])
+    result = VotingComparison(np.arange(1, 3), errors, errors / 2, errors / 4, np.ones(2, int))
+    axes = plot_voting_comparison({"a": result, "b": result})
+    assert axes.shape == (2,)
+    # The mean over the splits, in percent, for each kind in turn.
+    means = [line.get_ydata().tolist() for line in axes[0].get_lines()]
+    assert np.allclose(means, [[30.0, 10.0], [15.0, 5.0], [7.5, 2.5]])
+    plt.close("all")
+    with pytest.raises(ValueError, match="empty"):
+        plot_voting_comparison({})
+    with pytest.raises(TypeError, match="VotingComparison"):
+        plot_voting_comparison({"a": errors})
+    with pytest.raises(ValueError, match="2 tasks need as many axes"):
+        plot_voting_comparison({"a": result, "b": result}, axes=[plt.gca()])
+    plt.close("all")

@@ -173,3 +173,27 @@ def test_convergence_plots():
     axes = plot_proof_steps(proof_steps(trace, X, max_lifted_margin(X, y).unit_vector))
     assert axes[0].figure.get_facecolor() == (1.0, 1.0, 1.0, 1.0)
     plt.close("all")
+
+
+def test_tau_boundaries_title_each_panel_with_the_margin_reached():
+    import matplotlib.pyplot as plt
+
+    from perceptron_lib.convergence_plots import plot_tau_boundaries
+    from perceptron_lib.theory import margin, max_margin
+
+    data = make_separable(20, margin=0.1, random_state=0)
+    model = Perceptron(random_state=0).fit(data.X, data.y)
+    widest = max_margin(data.X, data.y)
+    axes = plot_tau_boundaries(data.X, data.y, {0.0: model, 1.0: model}, widest)
+    reached = margin(model.coef_, model.intercept_, data.X, data.y)
+    assert [ax.get_title() for ax in axes] == [
+        f"tau = 0: margin {reached:.3f}",
+        f"tau = 1: margin {reached:.3f}",
+    ]
+    assert all(ax.get_legend() is None for ax in axes)
+    plt.close("all")
+    with pytest.raises(ValueError, match="models is empty"):
+        plot_tau_boundaries(data.X, data.y, {}, widest)
+    with pytest.raises(ValueError, match="2 models need as many axes"):
+        plot_tau_boundaries(data.X, data.y, {0.0: model, 1.0: model}, widest, axes=[plt.gca()])
+    plt.close("all")

@@ -5,7 +5,8 @@ at least 8 CSS px tall (:mod:`perceptron_lib.legibility`). Each library
 function is called as a chapter calls it when it makes its own figure (no
 ``ax``), and each animation's figure is measured as ``to_jshtml()`` saves its
 frames (the whole figure, not cropped). Figures that a chapter lays out itself
-(``plt.subplots`` in a notebook) are checked on the site (tests/test_site.py).
+(``plt.subplots`` in a notebook) are measured as the chapter draws them by
+tests/test_chapter_figures.py.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from perceptron_lib import (
     training_trace,
 )
 from perceptron_lib.animation import animate_training
-from perceptron_lib.averaging import voting_snapshots
+from perceptron_lib.averaging import VotingComparison, voting_snapshots
 from perceptron_lib.beyond_linear import (
     animate_kernel_training,
     plot_kernel_model,
@@ -33,27 +34,35 @@ from perceptron_lib.convergence_plots import (
     plot_bound_case,
     plot_bound_vs_mistakes,
     plot_proof_steps,
+    plot_tau_boundaries,
     plot_weight_norm,
 )
 from perceptron_lib.curves import plot_error_curve, plot_loss_profile, plot_run_spread
 from perceptron_lib.experiments import ErrorCurve, OrderingResult
 from perceptron_lib.legibility import SMALLEST_TEXT, smallest_text
+from perceptron_lib.margin import MarginPerceptron
 from perceptron_lib.mixing_experiments import accuracy_per_round, mixing_data
 from perceptron_lib.plotting import plot_mistakes_per_epoch
 from perceptron_lib.scale_plots import (
     animate_mixing,
+    plot_accuracy_grid,
     plot_accuracy_per_round,
     plot_amdahl,
     plot_mistake_gaps,
 )
 from perceptron_lib.scale_plots import plot_mistakes_per_epoch as plot_epoch_mistakes
+from perceptron_lib.theory import max_margin
 from perceptron_lib.voted import VotedPerceptron
+from perceptron_lib.voting_figures import plot_prediction_cost, plot_voting_comparison
 
 DATA = make_separable(30, margin=0.05, intercept=0.2, random_state=2)
 TRACE = training_trace(Perceptron(random_state=0), DATA.X, DATA.y)
 LIFTED = np.array([[0, 0, 0], [0, 1, 0], [1, 0, 0], [1, 1, 1]], dtype=float)
 MOONS_X, MOONS_Y = make_moons(30, noise=0.1, random_state=0)
 MOONS_Y = np.where(MOONS_Y == 1, 1, -1)
+# Chapter 6's comparison: three tasks, 15 passes, test errors over 4 splits.
+ERRORS = np.linspace(0.3, 0.05, 15) + np.linspace(0.0, 0.02, 4)[:, None]
+COMPARISON = VotingComparison(np.arange(1, 16), ERRORS, ERRORS, ERRORS, np.arange(1, 16))
 
 
 def kernel_model():
@@ -73,6 +82,19 @@ FIGURES = {
     "scale_plots.plot_mistakes_per_epoch": lambda: plot_epoch_mistakes([[1, 5], [3]], 10),
     "plot_mistake_gaps": lambda: plot_mistake_gaps([[5], []], 10),
     "plot_amdahl": lambda: plot_amdahl(np.linspace(0, 1, 5), workers=(2, 8)),
+    "plot_accuracy_grid": lambda: plot_accuracy_grid(
+        {
+            kind: accuracy_per_round(mixing_data(kind), shard_counts=(2, 4, 8), max_rounds=3)
+            for kind in ("separable", "noisy")
+        },
+        (2, 4, 8),
+    ),
+    "plot_tau_boundaries": lambda: plot_tau_boundaries(
+        DATA.X,
+        DATA.y,
+        {tau: MarginPerceptron(tau=tau, random_state=0).fit(DATA.X, DATA.y) for tau in (0.0, 1.0)},
+        max_margin(DATA.X, DATA.y),
+    ),
     "plot_accuracy_per_round": lambda: plot_accuracy_per_round(
         accuracy_per_round(mixing_data("separable"), shard_counts=(2, 4), max_rounds=4), 4
     ),
@@ -84,6 +106,12 @@ FIGURES = {
             OrderingResult("grouped", np.array([9, 12]), np.array([4, 6]), np.ones(2, bool)),
             OrderingResult("permute_once", np.array([5, 7]), np.array([2, 3]), np.ones(2, bool)),
         ]
+    ),
+    "plot_prediction_cost": lambda: plot_prediction_cost(
+        [100, 400, 1600], [0.002, 0.008, 0.03], [0.0001, 0.0001, 0.0001]
+    ),
+    "plot_voting_comparison": lambda: plot_voting_comparison(
+        {"digits 3 vs 8": COMPARISON, "breast cancer": COMPARISON, "digits, 10% noise": COMPARISON}
     ),
     "plot_loss_profile": lambda: plot_loss_profile([0.0, 1.0], {"a": [1.0, 0.0], "b": [0.5, 0.5]}),
 }

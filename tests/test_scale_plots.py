@@ -7,6 +7,7 @@ import pytest
 
 from perceptron_lib.mixing_experiments import accuracy_per_round, mixing_data
 from perceptron_lib.scale_plots import (
+    plot_accuracy_grid,
     plot_accuracy_per_round,
     plot_amdahl,
     plot_mistake_gaps,
@@ -51,6 +52,31 @@ def test_accuracy_per_round_draws_every_method_for_the_chosen_shards():
     assert ax.get_lines()[1].get_ydata().tolist() == ipm["accuracy"].tolist()
     with pytest.raises(ValueError, match="no rows with n_shards=3"):
         plot_accuracy_per_round(table, 3)
+
+
+def test_accuracy_grid_puts_tasks_in_columns_and_shards_in_rows():
+    import matplotlib.pyplot as plt
+
+    table = accuracy_per_round(mixing_data("separable"), shard_counts=(2, 4), max_rounds=3)
+    axes = plot_accuracy_grid({"one": table, "two": table}, (2, 4))
+    assert axes.shape == (2, 2)
+    assert [ax.get_title() for ax in axes.flat] == [
+        "one, 2 shards",
+        "two, 2 shards",
+        "one, 4 shards",
+        "two, 4 shards",
+    ]
+    assert axes[1, 0].get_xlabel() and not axes[0, 0].get_xlabel()  # outer labels only
+    assert axes[1, 0].get_ylabel() and not axes[1, 1].get_ylabel()
+    assert len(axes[0, 0].figure.legends) == 1
+    plt.close("all")
+    with pytest.raises(ValueError, match="one or two tasks"):
+        plot_accuracy_grid({"a": table, "b": table, "c": table}, (2,))
+    with pytest.raises(ValueError, match="shard_counts is empty"):
+        plot_accuracy_grid({"a": table}, ())
+    with pytest.raises(ValueError, match="no rows with n_shards=3"):
+        plot_accuracy_grid({"a": table}, (3,))
+    plt.close("all")
 
 
 def test_mixing_explorer_view_reports_the_last_round():
