@@ -15,10 +15,18 @@ words, empty when the page is fine:
 - :func:`failed_animation_problems`: an animation that could not be loaded
   does not keep promising that it loads;
 - :func:`covered_control_problems`: no floating element ("Back to top")
-  covers an animation's controls while the reader scrolls back up.
+  covers an animation's controls while the reader scrolls back up;
+- :func:`first_screen_tex_problems`: the first screen shows no TeX (meant for a
+  page opened with JavaScript off: the formulas are rendered when the book is
+  built), loads no MathJax script, and every formula carries the MathML that
+  screen readers read;
+- :func:`raw_tex_in_html`: no TeX left in the text of a built page's HTML
+  file, outside code (read from the file, no browser).
 """
 
 from __future__ import annotations
+
+import re
 
 FORMULA_BOX_JS = r"""() => {
     const problems = [];
@@ -165,3 +173,65 @@ def covered_control_problems(page) -> list[str]:
             page.wait_for_timeout(150)
             problems += page.evaluate(COVERED_JS, control)
     return sorted(set(problems))
+
+
+FIRST_SCREEN_TEX_JS = r"""() => {
+    const problems = [];
+    const skip = "mjx-container, pre, code, script, style, textarea, noscript";
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    let text = "";
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!node.textContent.trim() || node.parentElement.closest(skip)) continue;
+        range.selectNodeContents(node);
+        const shown = [...range.getClientRects()].some(
+            (r) => r.width > 0 && r.bottom > 0 && r.top < innerHeight);
+        if (shown) text += node.textContent + " ";
+    }
+    const tex = text.match(/\\\(|\\\[|\$\$|\\[A-Za-z]+|\$[^$\s][^$]{0,80}\$/);
+    if (tex) problems.push(`TeX on the first screen: ${tex[0]}`);
+    for (const script of document.querySelectorAll("script[src]")) {
+        if (/mathjax/i.test(script.getAttribute("src"))) {
+            problems.push(`the page loads MathJax: ${script.getAttribute("src")}`);
+        }
+    }
+    const silent = [...document.querySelectorAll("mjx-container")]
+        .filter((m) => !m.querySelector("mjx-assistive-mml math"));
+    if (silent.length) {
+        problems.push(`${silent.length} formula(s) without MathML for screen readers`);
+    }
+    return problems;
+}"""
+
+
+def first_screen_tex_problems(page) -> list[str]:
+    """TeX in the first screen's text, a MathJax script, formulas without MathML."""
+    return page.evaluate(FIRST_SCREEN_TEX_JS)
+
+
+# What a page's text may not contain outside code: TeX's math delimiters, an
+# environment, or one of the course's macros.
+_NOT_TEXT = re.compile(
+    r"<(pre|code|script|style|textarea|mjx-container)\b[^>]*>.*?</\1>", re.DOTALL | re.I
+)
+_TAG = re.compile(r"<[^>]+>")
+
+
+def raw_tex_in_html(html: str, macros: list[str]) -> list[str]:
+    r"""Raw TeX in the text of an HTML page, outside code and rendered formulas.
+
+    Examples
+    --------
+    >>> raw_tex_in_html("<p>A <span class='math'>\\(x\\)</span></p>", ["vw"])
+    ['raw TeX in the text: \\(x\\)']
+    >>> raw_tex_in_html("<p>Weights \\vw.</p><pre>\\(x\\)</pre>", ["vw"])
+    ['raw TeX in the text: \\vw']
+    >>> raw_tex_in_html("<p>A <mjx-container>x</mjx-container>, $5 and $6.</p>", ["vw"])
+    []
+    """
+    text = _TAG.sub(" ", _NOT_TEXT.sub(" ", html))
+    names = "|".join(re.escape(name) for name in macros)
+    pattern = re.compile(
+        r"\\\((?:.{0,40}?\\\))?|\\\[|\$\$|\\begin\{|\\(?:" + names + r")(?![A-Za-z])", re.DOTALL
+    )
+    return [f"raw TeX in the text: {match.group(0)[:60]}" for match in pattern.finditer(text)]

@@ -79,8 +79,10 @@ from site_phone import (
     enlarge_cue_problems,
     failed_animation_problems,
     figure_size_problems,
+    first_screen_tex_problems,
     formula_box_problems,
     norm_problems,
+    raw_tex_in_html,
 )
 from site_reader import (
     axe_problems,
@@ -598,6 +600,59 @@ def test_page_weight(docname: str, compressed_site_url: str, browser) -> None:
     assert not problems, f"{docname}:\n  " + "\n  ".join(problems)
 
 
+def course_macros() -> list[str]:
+    """The names of the course's TeX macros (``mathjax3_config`` in ``_config.yml``)."""
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    return list(config["sphinx"]["config"]["mathjax3_config"]["tex"]["macros"])
+
+
+def test_no_built_page_has_raw_tex(site_url: str) -> None:
+    """Every formula of every built page was rendered when the book was built: no
+    ``\\(``, ``\\[``, ``$$``, environment or course macro left in any page's text."""
+    macros = course_macros()
+    pages = sorted(HTML_DIR.rglob("*.html"))
+    problems = [
+        f"{page.relative_to(HTML_DIR)}: {problem}"
+        for page in pages
+        for problem in raw_tex_in_html(page.read_text(encoding="utf-8"), macros)
+    ]
+    assert len(pages) >= len(PAGES)
+    assert not problems, "\n  ".join(problems[:20])
+
+
+@pytest.mark.parametrize(
+    ("snippet", "expected"),
+    [
+        ('<span class="math">\\(\\gamma\\)</span>', "\\(\\gamma\\)"),
+        ('<div class="math">\\[\\vw \\cdot \\vx\\]</div>', "\\["),
+        ("<p>$$x$$</p>", "$$"),
+        ("<p>\\begin{align}x\\end{align}</p>", "\\begin{"),
+        ("<p>A caption with \\norm{x} in it.</p>", "\\norm"),
+        ("<mjx-container>ok</mjx-container><pre>\\(code\\)</pre><p>$5, $6</p>", None),
+    ],
+)
+def test_the_raw_tex_check_reports_unrendered_text(snippet: str, expected: str | None) -> None:
+    problems = raw_tex_in_html(f"<html><body>{snippet}</body></html>", course_macros())
+    if expected is None:
+        assert problems == []
+    else:
+        assert any(expected in problem for problem in problems), problems
+
+
+@pytest.mark.parametrize("docname", PAGES)
+def test_first_screen_shows_maths_without_javascript(docname: str, site_url: str, browser) -> None:
+    """At 390x844 with JavaScript off, the first screen shows no TeX: the maths needs no
+    script (no MathJax is loaded), and each formula carries MathML for screen readers."""
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(urljoin(site_url, f"{docname}.html"), wait_until="load")
+        problems = first_screen_tex_problems(page)
+    finally:
+        context.close()
+    assert not problems, f"{docname}:\n  " + "\n  ".join(problems)
+
+
 def test_phone_menus_take_the_reader_to_a_chapter_and_a_section(site_url: str, browser) -> None:
     """At 390 px: the chapter menu goes to another chapter, whose "on this page"
     menu jumps to a section."""
@@ -953,6 +1008,33 @@ PHONE_PAGES = {
         "The animation loads as you scroll to it.</p></div>",
         failed_animation_problems,
         "still says",
+    ),
+    "maths_rendered.html": (
+        '<p>A norm <span class="math">'
+        + NORM_MML.replace('class="MathJax"', 'jax="SVG"')
+        + "</span> on the first screen.</p>",
+        first_screen_tex_problems,
+        None,
+    ),
+    "maths_raw.html": (
+        '<p>The margin <span class="math notranslate nohighlight">\\(\\gamma\\)</span>.</p>',
+        first_screen_tex_problems,
+        "TeX on the first screen: \\(",
+    ),
+    "maths_macro.html": (
+        "<p>The weights \\vw are rendered by nothing.</p>",
+        first_screen_tex_problems,
+        "TeX on the first screen: \\vw",
+    ),
+    "maths_by_mathjax.html": (
+        '<script defer src="_static/mathjax/tex-chtml.js"></script><p>Text.</p>',
+        first_screen_tex_problems,
+        "the page loads MathJax",
+    ),
+    "maths_without_mathml.html": (
+        '<p>A formula <mjx-container jax="SVG"><svg></svg></mjx-container> for the eye.</p>',
+        first_screen_tex_problems,
+        "without MathML for screen readers",
     ),
     "controls_free.html": (ANIMATION_CONTROLS, covered_control_problems, None),
     "controls_covered.html": (
