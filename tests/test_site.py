@@ -94,7 +94,7 @@ from site_reader import (
     tap_target_problems,
     weight_problems,
 )
-from site_weight import serve, serve_compressed
+from site_weight import measure, serve, serve_compressed
 from toc import ROOT, toc_files
 
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -637,6 +637,33 @@ def test_the_raw_tex_check_reports_unrendered_text(snippet: str, expected: str |
         assert problems == []
     else:
         assert any(expected in problem for problem in problems), problems
+
+
+def test_the_slow_line_benchmark_waits_for_drawn_maths(tmp_path: Path, browser) -> None:
+    """``site_weight.py --slow`` counts a first screen readable only once its formulas are
+    drawn and styled: never on a page of raw TeX, nor while a formula's screen-reader
+    MathML shows unstyled; at once on a page whose formulas were rendered at build."""
+    mml = "<mjx-assistive-mml><math><mi>x</mi></math></mjx-assistive-mml>"
+    svg = '<svg width="10" height="10"></svg>'
+    hide = "<style>mjx-assistive-mml { position: absolute; clip: rect(1px, 1px, 1px, 1px) }"
+    pages = {
+        "drawn": f'{hide}</style><span class="math"><mjx-container>{svg}{mml}'
+        "</mjx-container></span>",
+        "raw": '<span class="math">\\(\\gamma\\)</span>',
+        "unstyled": f'<span class="math"><mjx-container>{svg}{mml}</mjx-container></span>',
+        "raw_text": "\\(\\gamma\\) in a caption",
+    }
+    readable = {}
+    with serve(tmp_path) as url:
+        for name, snippet in pages.items():
+            page_html = f'<div class="bd-content"><p>Text and a formula {snippet}.</p></div>'
+            (tmp_path / f"{name}.html").write_text(
+                READER_PAGE.format(title=name, snippet=page_html)
+            )
+            _, timings = measure(browser, f"{url}{name}.html", viewport=PHONE)
+            readable[name] = timings["readable"]
+    assert readable["drawn"] is not None, readable
+    assert [readable[name] for name in ("raw", "unstyled", "raw_text")] == [None] * 3, readable
 
 
 @pytest.mark.parametrize("docname", PAGES)
