@@ -235,3 +235,74 @@ def raw_tex_in_html(html: str, macros: list[str]) -> list[str]:
         r"\\\((?:.{0,40}?\\\))?|\\\[|\$\$|\\begin\{|\\(?:" + names + r")(?![A-Za-z])", re.DOTALL
     )
     return [f"raw TeX in the text: {match.group(0)[:60]}" for match in pattern.finditer(text)]
+
+
+ICON_JS = r"""() => {
+    // The header's icons: each one's glyph, size, button name, and the font file
+    // that the page's @font-face rules give its family and weight.
+    const faces = [];
+    for (const sheet of document.styleSheets) {
+        let rules;
+        try { rules = sheet.cssRules; } catch { continue; }
+        for (const rule of rules) {
+            if (!(rule instanceof CSSFontFaceRule)) continue;
+            const url = /url\(["']?([^"')]+)["']?\)/.exec(rule.style.getPropertyValue("src"));
+            if (!url) continue;
+            faces.push({
+                family: rule.style.getPropertyValue("font-family").replace(/["']/g, "").trim(),
+                weight: rule.style.getPropertyValue("font-weight") || "400",
+                src: new URL(url[1], sheet.href || location.href).href,
+            });
+        }
+    }
+    const icons = document.querySelectorAll(
+        ".bd-header-article .fa-solid, .bd-header-article .fa-brands, "
+        + ".bd-header-article .fa-regular, .bd-header .fa-solid, .bd-header .fa-brands");
+    return [...icons].map((icon) => {
+        const button = icon.closest("button, a, label");
+        const style = getComputedStyle(icon, "::before");
+        const family = style.fontFamily.replace(/["']/g, "").split(",")[0].trim();
+        const face = faces.find((f) => f.family === family && f.weight === style.fontWeight);
+        const box = icon.getBoundingClientRect();
+        return {
+            what: [...icon.classList].join(" "),
+            name: ((button && (button.getAttribute("aria-label") || button.title
+                || button.textContent)) || "").trim(),
+            glyph: style.content.replace(/^"|"$/g, ""),
+            shown: icon.offsetParent !== null,
+            size: [box.width, box.height],
+            src: face ? face.src : null,
+        };
+    });
+}"""
+
+# Font Awesome's full fonts: the site serves subsets (scripts/icon_font.py).
+FULL_ICON_FONT = re.compile(r"/webfonts/fa-[a-z]+-[0-9]+\.(woff2|ttf|woff)(\?|$)")
+
+
+def icon_problems(page) -> list[str]:
+    """Header icons missing from the font that draws them, without a size, or on buttons
+    without a name (the font files are read with fontTools, as the page received them)."""
+    import io
+
+    from fontTools.ttLib import TTFont
+
+    icons = page.evaluate(ICON_JS)
+    problems = [] if icons else ["no icon in the header"]
+    cmaps: dict[str, dict] = {}
+    for icon in icons:
+        what = f"{icon['what']} ({icon['name'] or 'unnamed'})"
+        if not icon["name"]:
+            problems.append(f"an icon button without a name: {what}")
+        if icon["shown"] and 0 in icon["size"]:
+            problems.append(f"an icon drawn with no size: {what}")
+        if len(icon["glyph"]) != 1 or icon["src"] is None:
+            problems.append(f"an icon without a glyph or a font: {what}")
+            continue
+        if icon["src"] not in cmaps:
+            response = page.request.get(icon["src"])
+            body = response.body() if response.ok else b""
+            cmaps[icon["src"]] = TTFont(io.BytesIO(body)).getBestCmap() if body else {}
+        if ord(icon["glyph"]) not in cmaps[icon["src"]]:
+            problems.append(f"an icon missing from its font {icon['src']}: {what}")
+    return sorted(set(problems))

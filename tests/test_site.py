@@ -75,12 +75,14 @@ import yaml
 from PIL import Image  # a dependency of matplotlib
 from playwright import sync_api
 from site_phone import (
+    FULL_ICON_FONT,
     covered_control_problems,
     enlarge_cue_problems,
     failed_animation_problems,
     figure_size_problems,
     first_screen_tex_problems,
     formula_box_problems,
+    icon_problems,
     norm_problems,
     raw_tex_in_html,
 )
@@ -678,6 +680,57 @@ def test_first_screen_shows_maths_without_javascript(docname: str, site_url: str
     finally:
         context.close()
     assert not problems, f"{docname}:\n  " + "\n  ".join(problems)
+
+
+@pytest.mark.parametrize("docname", PAGES)
+def test_header_icons_come_from_a_subset_font(docname: str, site_url: str, browser) -> None:
+    """Each header button's icon is drawn, with a size and a name, by the icon font the
+    build cut down to the icons the site uses; no page asks for a full icon font."""
+    with new_page(browser, PHONE) as page:
+        requested: list[str] = []
+        page.on("request", lambda request: requested.append(request.url))
+        open_page(page, urljoin(site_url, f"{docname}.html"))
+        problems = icon_problems(page)
+        page.set_viewport_size(DESKTOP)
+        problems += [f"desktop: {problem}" for problem in icon_problems(page)]
+    problems += [f"a full icon font requested: {url}" for url in requested
+                 if FULL_ICON_FONT.search(url)]  # fmt: skip
+    assert not problems, f"{docname}:\n  " + "\n  ".join(problems)
+
+
+def icon_page(folder: Path, name: str, codepoints: set[int], button: str) -> None:
+    """A header with one icon button, drawn by a subset of Font Awesome's solid font."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import icon_font  # noqa: PLC0415 (a build script, not a library)
+    import pydata_sphinx_theme  # noqa: PLC0415
+
+    theme = Path(pydata_sphinx_theme.__file__).parent / "theme" / "pydata_sphinx_theme"
+    source = theme / "static" / "vendor" / "fontawesome" / "webfonts" / "fa-solid-900.ttf"
+    icon_font.subset_font(source, folder / f"{name}.woff", codepoints)
+    style = (
+        "<style>@font-face { font-family: Icons; font-weight: 900; "
+        f'src: url({name}.woff) format("woff") }}'
+        ".fa-solid { font: 900 20px Icons } .fa-bars::before { content: '\\f0c9' }</style>"
+    )
+    header = f'<div class="bd-header-article">{button}</div>'
+    (folder / f"{name}.html").write_text(READER_PAGE.format(title=name, snippet=style + header))
+
+
+def test_the_icon_check_fails_on_a_missing_glyph_or_name(tmp_path: Path, browser) -> None:
+    named = '<button aria-label="Menu"><i class="fa-solid fa-bars"></i></button>'
+    icon_page(tmp_path, "good", {0xF0C9}, named)
+    icon_page(tmp_path, "missing", {0xF002}, named)  # the font has the magnifier only
+    icon_page(tmp_path, "unnamed", {0xF0C9}, '<button><i class="fa-solid fa-bars"></i></button>')
+    found = {}
+    with serve(tmp_path) as url, new_page(browser, PHONE) as page:
+        for name in ("good", "missing", "unnamed"):
+            page.goto(f"{url}{name}.html", wait_until="load")
+            found[name] = icon_problems(page)
+    assert found["good"] == [], found
+    assert any("missing from its font" in problem for problem in found["missing"]), found
+    assert any("without a name" in problem for problem in found["unnamed"]), found
+    assert FULL_ICON_FONT.search("/_static/vendor/fontawesome/webfonts/fa-solid-900.woff2?v=1")
+    assert not FULL_ICON_FONT.search("/webfonts/fa-solid-900.subset.woff")
 
 
 def test_phone_menus_take_the_reader_to_a_chapter_and_a_section(site_url: str, browser) -> None:
