@@ -306,3 +306,25 @@ def icon_problems(page) -> list[str]:
         if ord(icon["glyph"]) not in cmaps[icon["src"]]:
             problems.append(f"an icon missing from its font {icon['src']}: {what}")
     return sorted(set(problems))
+
+
+ANIMATION_DENSITY_JS = r"""() => {
+    // A 2x phone screen shows an animation's frame sharp when the frame has at
+    // least two pixels per CSS pixel it is shown at.
+    const problems = [];
+    for (const frame of document.querySelectorAll('.animation img[id^="_anim_img"]')) {
+        if (!frame.complete || frame.clientWidth === 0) continue;
+        const ratio = frame.naturalWidth / frame.clientWidth;
+        if (ratio < 1.95) {
+            problems.push(`an animation's frames have ${ratio.toFixed(2)} pixels per CSS `
+                + `pixel (${frame.naturalWidth} px shown ${frame.clientWidth} px wide): `
+                + "blurry on a 2x screen");
+        }
+    }
+    return problems;
+}"""
+
+
+def animation_density_problems(page) -> list[str]:
+    """Animation frames with fewer than two pixels per CSS pixel shown."""
+    return page.evaluate(ANIMATION_DENSITY_JS)

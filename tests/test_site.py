@@ -76,6 +76,7 @@ from PIL import Image  # a dependency of matplotlib
 from playwright import sync_api
 from site_phone import (
     FULL_ICON_FONT,
+    animation_density_problems,
     covered_control_problems,
     enlarge_cue_problems,
     failed_animation_problems,
@@ -453,6 +454,7 @@ def check_page(
     watch = open_page(page, url)
     problems = math_problems(page) + image_problems(page) + widget_problems(page)
     problems += norm_problems(page) + figure_size_problems(page)
+    problems += animation_density_problems(page)
     if repository is not None:
         problems += button_problems(page, docname, repository)
     if screenshot is not None:
@@ -1115,6 +1117,18 @@ PHONE_PAGES = {
         '<p>A formula <mjx-container jax="SVG"><svg></svg></mjx-container> for the eye.</p>',
         first_screen_tex_problems,
         "without MathML for screen readers",
+    ),
+    "animation_2x.html": (
+        '<div class="animation"><img id="_anim_img1" src="wide.png" width="450" height="150"'
+        ' alt="A frame."></div>',
+        animation_density_problems,
+        None,
+    ),
+    "animation_1x.html": (
+        '<div class="animation"><img id="_anim_img1" src="wide.png" width="900" height="300"'
+        ' alt="A frame."></div>',
+        animation_density_problems,
+        "1.00 pixels per CSS pixel",
     ),
     "controls_free.html": (ANIMATION_CONTROLS, covered_control_problems, None),
     "controls_covered.html": (
