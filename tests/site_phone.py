@@ -283,6 +283,7 @@ FULL_ICON_FONT = re.compile(r"/webfonts/fa-[a-z]+-[0-9]+\.(woff2|ttf|woff)(\?|$)
 def icon_problems(page) -> list[str]:
     """Header icons missing from the font that draws them, without a size, or on buttons
     without a name (the font files are read with fontTools, as the page received them)."""
+    import base64
     import io
 
     from fontTools.ttLib import TTFont
@@ -300,8 +301,11 @@ def icon_problems(page) -> list[str]:
             problems.append(f"an icon without a glyph or a font: {what}")
             continue
         if icon["src"] not in cmaps:
-            response = page.request.get(icon["src"])
-            body = response.body() if response.ok else b""
+            if icon["src"].startswith("data:"):
+                body = base64.b64decode(icon["src"].split(",", 1)[1])
+            else:
+                response = page.request.get(icon["src"])
+                body = response.body() if response.ok else b""
             cmaps[icon["src"]] = TTFont(io.BytesIO(body)).getBestCmap() if body else {}
         if ord(icon["glyph"]) not in cmaps[icon["src"]]:
             problems.append(f"an icon missing from its font {icon['src']}: {what}")
