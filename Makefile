@@ -6,6 +6,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+NODE_STAMP := node_modules/.installed  # make node: Node and the npm packages
 BUILD  := _build
 NOTEBOOKS = $(shell $(BIN)/python tests/toc.py 2>/dev/null)
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
@@ -22,11 +23,11 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 COURSE ?= $(BUILD)/nbgrader
 PDF    := $(BUILD)/pdf/perceptron-course.pdf
 
-.PHONY: help book serve test lint unit notebooks notebooks-portable build-check site binder chromium lab execute student bench clean lock
+.PHONY: help book serve test lint unit notebooks notebooks-portable build-check site binder chromium node lab execute student bench clean lock
 .PHONY: assignments grade pdf pdf-check texlive bubblewrap
 
 help:
-	@echo "make book   build the HTML book into $(BUILD)/html"
+	@echo "make book   build the HTML book into $(BUILD)/html (formulas rendered by MathJax in Node)"
 	@echo "make serve  serve the built book at http://localhost:8000/ (PORT=...)"
 	@echo "make test   lint, library tests, notebook checks (also under other CPUs' arithmetic),"
 	@echo "            strict book build, site test, PDF check"
@@ -48,7 +49,7 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	touch $@
 
-book: $(STAMP)
+book: $(STAMP) $(NODE_STAMP)
 	$(BIN)/jupyter-book build . --path-output . --warningiserror --nitpick --keep-going
 	@echo
 	@echo "The book is built in $(abspath $(BUILD))/html. To read it: make serve, then open"
@@ -90,7 +91,7 @@ notebooks-portable: $(STAMP)
 	@test -n "$(NOTEBOOKS)" || { echo "no notebooks in _toc.yml"; exit 1; }
 	$(BIN)/python tests/arithmetic.py $(NOTEBOOKS)
 
-build-check: $(STAMP)
+build-check: $(STAMP) $(NODE_STAMP)
 	rm -rf $(BUILD)
 	$(BIN)/jupyter-book build . --path-output . --warningiserror --nitpick --keep-going
 
@@ -112,6 +113,18 @@ binder: $(STAMP)
 bubblewrap:
 	@command -v bwrap >/dev/null || { echo "Installing bubblewrap for make grade"; \
 		$(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q bubblewrap; }
+
+# The book's formulas are rendered when it is built, by MathJax in Node
+# (scripts/prerender_math.py): Debian's nodejs and npm are installed when
+# missing, as Chromium is, and `npm ci` installs the exact packages of
+# package-lock.json into node_modules/ (git-ignored).
+node: $(NODE_STAMP)
+$(NODE_STAMP): package.json package-lock.json
+	@command -v node >/dev/null && command -v npm >/dev/null || { \
+		echo "Installing Node for the book's formulas"; \
+		$(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q nodejs npm; }
+	npm ci --no-audit --no-fund
+	touch $@
 
 chromium:
 	@test -x "$(CHROMIUM)" || { echo "Installing Chromium for the site test"; \

@@ -33,6 +33,10 @@ FRAME_INTERVAL_MS = 600  # slow enough to follow one update at a time
 # colours look the same and make the embedded PNGs about three times smaller.
 FRAME_COLOURS = 64
 _EMBEDDED_PNG = re.compile(r'(data:image/png;base64,)([A-Za-z0-9+/=\\\n]+)"')
+# Frames are drawn with this many pixels per CSS pixel (the figure's dpi times
+# it) and shown at the figure's own size: sharp on a phone's 2x screen.
+PIXEL_RATIO = 2
+_FRAME_IMG = re.compile(r'<img id="(_anim_img[0-9a-f]+)"')
 
 
 def _check_trace_and_data(trace: TrainingTrace, X: ArrayLike) -> NDArray[np.float64]:
@@ -216,18 +220,27 @@ def animate_training(
     return FuncAnimation(fig, draw, frames=frames, interval=FRAME_INTERVAL_MS, repeat=False)
 
 
-def animation_html(anim: Animation) -> str:
+def animation_html(
+    anim: Animation, *, fps: float | None = None, pixel_ratio: int = PIXEL_RATIO
+) -> str:
     """Return an animation as self-contained HTML (play once), and close its figure.
 
-    The HTML is :meth:`~matplotlib.animation.Animation.to_jshtml` with
-    ``default_mode="once"``, with each frame re-encoded as a 64-colour PNG, which
-    looks the same and is about three times smaller. Closing the figure keeps
-    the notebook from also showing its last frame as a still image under the
+    The HTML is that of :meth:`~matplotlib.animation.Animation.to_jshtml` with
+    ``default_mode="once"``, its frames drawn at ``pixel_ratio`` times the
+    figure's dpi and shown at the figure's size (the frame's ``<img>`` has the
+    figure's width and height in CSS pixels), so that they stay sharp on a
+    phone's 2x screen. Each frame is re-encoded as a 64-colour PNG, which looks
+    the same and is about three times smaller. Closing the figure keeps the
+    notebook from also showing its last frame as a still image under the
     player.
 
     Parameters
     ----------
     anim : matplotlib.animation.Animation
+    fps : float, optional
+        Frames per second; by default, one frame per interval of the animation.
+    pixel_ratio : int, default 2
+        Pixels of a frame per CSS pixel (1: the figure's own dpi).
 
     Returns
     -------
@@ -243,14 +256,34 @@ def animation_html(anim: Animation) -> str:
     >>> html = animation_html(animate_training(trace, X, max_frames=3))
     >>> html.count("data:image/png;base64")  # one embedded image per frame
     3
+    >>> 'width="360" height="360"' in html  # 4.5 in at 80 dpi, drawn 720 px wide
+    True
     """
+    import tempfile
+    from pathlib import Path
+
     import matplotlib.pyplot as plt
+    from matplotlib.animation import HTMLWriter
 
     if not isinstance(anim, Animation):
         raise TypeError(f"anim must be a matplotlib Animation, got {type(anim).__name__}.")
-    html = anim.to_jshtml(default_mode="once")
+    if not isinstance(pixel_ratio, int | np.integer) or not 1 <= pixel_ratio <= 4:
+        raise ValueError(f"pixel_ratio must be an integer from 1 to 4, got {pixel_ratio!r}.")
+    if fps is not None and not (isinstance(fps, int | float) and 0 < fps <= 60):
+        raise ValueError(f"fps must be a number of frames per second in (0, 60], got {fps!r}.")
     # matplotlib offers no public accessor for an animation's figure.
-    plt.close(anim._fig)
+    fig = anim._fig
+    width, height = (round(float(size) * fig.dpi) for size in fig.get_size_inches())
+    if fps is None:
+        fps = 1000 / anim._interval
+    # What to_jshtml() does, with a dpi: it offers none.
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "animation.html"
+        writer = HTMLWriter(fps=fps, embed_frames=True, default_mode="once")
+        anim.save(str(path), writer=writer, dpi=fig.dpi * pixel_ratio)
+        html = path.read_text(encoding="utf-8")
+    plt.close(fig)
+    html = _FRAME_IMG.sub(rf'<img id="\1" width="{width}" height="{height}"', html)
     return _EMBEDDED_PNG.sub(_palette_png, html)
 
 

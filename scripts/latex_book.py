@@ -35,6 +35,7 @@ from sphinx.transforms import SphinxTransform
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 FRAME = re.compile(r"data:image/png;base64,([A-Za-z0-9+/=\\\s]+)")
+SHOWN_WIDTH = re.compile(r'<img id="_anim_img[0-9a-f]*" width="(\d+)"')
 
 
 def latex_macros(macros: dict) -> str:
@@ -132,6 +133,30 @@ def animation_frame(html: str, index: int = -1) -> bytes | None:
     return base64.b64decode(re.sub(r"[\\\s]", "", chosen))
 
 
+def frame_scale(html: str, frame: bytes) -> dict[str, int]:
+    """``{"scale": percent}`` printing a frame at the size the page shows it, or ``{}``.
+
+    ``perceptron_lib.animation`` draws frames at twice the size their ``<img>``
+    shows them (sharp on a 2x screen); printed at their pixel size they would
+    be twice as large as the figures around them.
+
+    Examples
+    --------
+    >>> import struct
+    >>> png = b"\\x89PNG\\r\\n\\x1a\\n" + b"\\0" * 8 + struct.pack(">II", 720, 720)
+    >>> frame_scale('<img id="_anim_img1f" width="360" height="360">', png)
+    {'scale': 50}
+    >>> frame_scale('<img id="_anim_img1f">', png)
+    {}
+    """
+    shown = SHOWN_WIDTH.search(html)
+    if shown is None or len(frame) < 24:
+        return {}
+    pixels = int.from_bytes(frame[16:20], "big")
+    width = int(shown.group(1))
+    return {"scale": round(100 * width / pixels)} if 0 < width < pixels else {}
+
+
 def last_frame(html: str) -> bytes | None:
     """The last PNG frame embedded in an animation's HTML, or ``None``."""
     return animation_frame(html)
@@ -170,7 +195,11 @@ class AnimationStills(SphinxTransform):
             path.write_bytes(frame)
             still = nodes.container(mime_type="image/png")
             uri = "/" + path.resolve().relative_to(Path(self.app.srcdir).resolve()).as_posix()
-            still += nodes.image(uri=uri, alt="A frame of the animation.")
+            still += nodes.image(
+                uri=uri,
+                alt="A frame of the animation.",
+                **frame_scale(types["text/html"].astext(), frame),
+            )
             bundle.insert(0, still)
 
 

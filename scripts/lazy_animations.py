@@ -37,6 +37,7 @@ ANIMATION = re.compile(
     re.DOTALL,
 )
 FIRST_FRAME = re.compile(r'frames\[0\] = "data:image/png;base64,([A-Za-z0-9+/=\\\n]{0,200})')
+FRAME_IMG_SIZE = re.compile(r'<img id="_anim_img[0-9a-f]*" width="(\d+)" height="(\d+)"')
 PLACEHOLDER = """<div class="lazy-animation" data-src="{url}">
 <div class="lazy-animation-frame" style="aspect-ratio: {width} / {height}; max-width: {width}px">
 </div>
@@ -46,7 +47,15 @@ PLACEHOLDER = """<div class="lazy-animation" data-src="{url}">
 
 
 def frame_size(animation: str) -> tuple[int, int]:
-    """The first frame's width and height in pixels, read from its PNG header."""
+    """The frame's width and height as shown, in CSS pixels.
+
+    Those of its ``<img>`` when it has them (``perceptron_lib.animation`` draws
+    frames at twice that size, for 2x screens), else the first frame's pixels,
+    read from its PNG header.
+    """
+    shown = FRAME_IMG_SIZE.search(animation)
+    if shown is not None:
+        return int(shown.group(1)), int(shown.group(2))
     match = FIRST_FRAME.search(animation)
     if match is None:
         return 4, 3

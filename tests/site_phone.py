@@ -17,10 +17,18 @@ words, empty when the page is fine:
 - :func:`failed_animation_problems`: an animation that could not be loaded
   does not keep promising that it loads;
 - :func:`covered_control_problems`: no floating element ("Back to top")
-  covers an animation's controls while the reader scrolls back up.
+  covers an animation's controls while the reader scrolls back up;
+- :func:`first_screen_tex_problems`: the first screen shows no TeX (meant for a
+  page opened with JavaScript off: the formulas are rendered when the book is
+  built), loads no MathJax script, and every formula carries the MathML that
+  screen readers read;
+- :func:`raw_tex_in_html`: no TeX left in the text of a built page's HTML
+  file, outside code (read from the file, no browser).
 """
 
 from __future__ import annotations
+
+import re
 
 FORMULA_BOX_JS = r"""() => {
     const problems = [];
@@ -196,3 +204,162 @@ def covered_control_problems(page) -> list[str]:
             page.wait_for_timeout(150)
             problems += page.evaluate(COVERED_JS, control)
     return sorted(set(problems))
+
+
+FIRST_SCREEN_TEX_JS = r"""() => {
+    const problems = [];
+    const skip = "mjx-container, pre, code, script, style, textarea, noscript";
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    let text = "";
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!node.textContent.trim() || node.parentElement.closest(skip)) continue;
+        range.selectNodeContents(node);
+        const shown = [...range.getClientRects()].some(
+            (r) => r.width > 0 && r.bottom > 0 && r.top < innerHeight);
+        if (shown) text += node.textContent + " ";
+    }
+    const tex = text.match(/\\\(|\\\[|\$\$|\\[A-Za-z]+|\$[^$\s][^$]{0,80}\$/);
+    if (tex) problems.push(`TeX on the first screen: ${tex[0]}`);
+    for (const script of document.querySelectorAll("script[src]")) {
+        if (/mathjax/i.test(script.getAttribute("src"))) {
+            problems.push(`the page loads MathJax: ${script.getAttribute("src")}`);
+        }
+    }
+    const silent = [...document.querySelectorAll("mjx-container")]
+        .filter((m) => !m.querySelector("mjx-assistive-mml math"));
+    if (silent.length) {
+        problems.push(`${silent.length} formula(s) without MathML for screen readers`);
+    }
+    return problems;
+}"""
+
+
+def first_screen_tex_problems(page) -> list[str]:
+    """TeX in the first screen's text, a MathJax script, formulas without MathML."""
+    return page.evaluate(FIRST_SCREEN_TEX_JS)
+
+
+# What a page's text may not contain outside code: TeX's math delimiters, an
+# environment, or one of the course's macros.
+_NOT_TEXT = re.compile(
+    r"<(pre|code|script|style|textarea|mjx-container)\b[^>]*>.*?</\1>", re.DOTALL | re.I
+)
+_TAG = re.compile(r"<[^>]+>")
+
+
+def raw_tex_in_html(html: str, macros: list[str]) -> list[str]:
+    r"""Raw TeX in the text of an HTML page, outside code and rendered formulas.
+
+    Examples
+    --------
+    >>> raw_tex_in_html("<p>A <span class='math'>\\(x\\)</span></p>", ["vw"])
+    ['raw TeX in the text: \\(x\\)']
+    >>> raw_tex_in_html("<p>Weights \\vw.</p><pre>\\(x\\)</pre>", ["vw"])
+    ['raw TeX in the text: \\vw']
+    >>> raw_tex_in_html("<p>A <mjx-container>x</mjx-container>, $5 and $6.</p>", ["vw"])
+    []
+    """
+    text = _TAG.sub(" ", _NOT_TEXT.sub(" ", html))
+    names = "|".join(re.escape(name) for name in macros)
+    pattern = re.compile(
+        r"\\\((?:.{0,40}?\\\))?|\\\[|\$\$|\\begin\{|\\(?:" + names + r")(?![A-Za-z])", re.DOTALL
+    )
+    return [f"raw TeX in the text: {match.group(0)[:60]}" for match in pattern.finditer(text)]
+
+
+ICON_JS = r"""() => {
+    // The header's icons: each one's glyph, size, button name, and the font file
+    // that the page's @font-face rules give its family and weight.
+    const faces = [];
+    for (const sheet of document.styleSheets) {
+        let rules;
+        try { rules = sheet.cssRules; } catch { continue; }
+        for (const rule of rules) {
+            if (!(rule instanceof CSSFontFaceRule)) continue;
+            const url = /url\(["']?([^"')]+)["']?\)/.exec(rule.style.getPropertyValue("src"));
+            if (!url) continue;
+            faces.push({
+                family: rule.style.getPropertyValue("font-family").replace(/["']/g, "").trim(),
+                weight: rule.style.getPropertyValue("font-weight") || "400",
+                src: new URL(url[1], sheet.href || location.href).href,
+            });
+        }
+    }
+    const icons = document.querySelectorAll(
+        ".bd-header-article .fa-solid, .bd-header-article .fa-brands, "
+        + ".bd-header-article .fa-regular, .bd-header .fa-solid, .bd-header .fa-brands");
+    return [...icons].map((icon) => {
+        const button = icon.closest("button, a, label");
+        const style = getComputedStyle(icon, "::before");
+        const family = style.fontFamily.replace(/["']/g, "").split(",")[0].trim();
+        const face = faces.find((f) => f.family === family && f.weight === style.fontWeight);
+        const box = icon.getBoundingClientRect();
+        return {
+            what: [...icon.classList].join(" "),
+            name: ((button && (button.getAttribute("aria-label") || button.title
+                || button.textContent)) || "").trim(),
+            glyph: style.content.replace(/^"|"$/g, ""),
+            shown: icon.offsetParent !== null,
+            size: [box.width, box.height],
+            src: face ? face.src : null,
+        };
+    });
+}"""
+
+# Font Awesome's full fonts: the site serves subsets (scripts/icon_font.py).
+FULL_ICON_FONT = re.compile(r"/webfonts/fa-[a-z]+-[0-9]+\.(woff2|ttf|woff)(\?|$)")
+
+
+def icon_problems(page) -> list[str]:
+    """Header icons missing from the font that draws them, without a size, or on buttons
+    without a name (the font files are read with fontTools, as the page received them)."""
+    import base64
+    import io
+
+    from fontTools.ttLib import TTFont
+
+    icons = page.evaluate(ICON_JS)
+    problems = [] if icons else ["no icon in the header"]
+    cmaps: dict[str, dict] = {}
+    for icon in icons:
+        what = f"{icon['what']} ({icon['name'] or 'unnamed'})"
+        if not icon["name"]:
+            problems.append(f"an icon button without a name: {what}")
+        if icon["shown"] and 0 in icon["size"]:
+            problems.append(f"an icon drawn with no size: {what}")
+        if len(icon["glyph"]) != 1 or icon["src"] is None:
+            problems.append(f"an icon without a glyph or a font: {what}")
+            continue
+        if icon["src"] not in cmaps:
+            if icon["src"].startswith("data:"):
+                body = base64.b64decode(icon["src"].split(",", 1)[1])
+            else:
+                response = page.request.get(icon["src"])
+                body = response.body() if response.ok else b""
+            cmaps[icon["src"]] = TTFont(io.BytesIO(body)).getBestCmap() if body else {}
+        if ord(icon["glyph"]) not in cmaps[icon["src"]]:
+            problems.append(f"an icon missing from its font {icon['src']}: {what}")
+    return sorted(set(problems))
+
+
+ANIMATION_DENSITY_JS = r"""() => {
+    // A 2x phone screen shows an animation's frame sharp when the frame has at
+    // least two pixels per CSS pixel it is shown at.
+    const problems = [];
+    for (const frame of document.querySelectorAll('.animation img[id^="_anim_img"]')) {
+        if (!frame.complete || frame.clientWidth === 0) continue;
+        const ratio = frame.naturalWidth / frame.clientWidth;
+        if (ratio < 1.95) {
+            problems.push(`an animation's frames have ${ratio.toFixed(2)} pixels per CSS `
+                + `pixel (${frame.naturalWidth} px shown ${frame.clientWidth} px wide): `
+                + "blurry on a 2x screen");
+        }
+    }
+    return problems;
+}"""
+
+
+def animation_density_problems(page) -> list[str]:
+    """Animation frames with fewer than two pixels per CSS pixel shown."""
+    return page.evaluate(ANIMATION_DENSITY_JS)

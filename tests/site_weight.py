@@ -37,13 +37,14 @@ COMPRESSED_TYPES = (
     "image/svg+xml",
     "application/xml",
 )
-# "A slow mobile line": 1.6 Mbps down, 750 kbps up, 150 ms round trip, and a
-# phone's CPU four times slower than this machine's (DevTools' "Slow 4G").
+# "A slow mobile line" (issue 24): 400 ms round trip, 400 kbit/s each way, and a
+# phone's CPU four times slower than this machine's. (Until November 2026 the
+# line was DevTools' "Slow 4G", 150 ms and 1.6 Mbit/s down.)
 SLOW_LINE = {
     "offline": False,
-    "latency": 150,
-    "downloadThroughput": 1.6e6 / 8,
-    "uploadThroughput": 750e3 / 8,
+    "latency": 400,
+    "downloadThroughput": 400e3 / 8,
+    "uploadThroughput": 400e3 / 8,
 }
 SLOW_CPU = 4
 
@@ -110,17 +111,38 @@ class Weight:
 
 
 # Records when the first screen is readable (issue 24): some of the text is on
-# it, every formula on it is typeset (no raw TeX) and the fonts have arrived.
+# it, every formula on it is drawn and styled (an SVG or MathJax's own markup
+# with a nonzero width, its screen-reader MathML hidden by MathJax's
+# stylesheet, not shown a second time), no raw TeX is in its text, and the
+# fonts have arrived. A page that shows raw TeX never becomes readable.
 READABLE_SCRIPT = r"""(() => {
+    const shown = (box) => box.width > 0 && box.bottom > 0 && box.top < innerHeight;
+    const drawn = (e) => {
+        const math = e.querySelector("mjx-container");
+        const picture = math && math.querySelector("svg, mjx-math");
+        const mml = math && math.querySelector("mjx-assistive-mml");
+        return picture && picture.getBoundingClientRect().width > 0
+            && (!mml || getComputedStyle(mml).position === "absolute");
+    };
+    const rawTex = () => {
+        const skip = "mjx-container, pre, code, script, style, textarea";
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        const range = document.createRange();
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            if (node.parentElement.closest(skip)) continue;
+            if (!/\\\(|\\\[|\$\$/.test(node.textContent)) continue;
+            range.selectNodeContents(node);
+            if ([...range.getClientRects()].some(shown)) return true;
+        }
+        return false;
+    };
     const check = () => {
-        const shown = (e) => {
-            const box = e.getBoundingClientRect();
-            return box.width > 0 && box.bottom > 0 && box.top < innerHeight;
-        };
-        const text = [...document.querySelectorAll(".bd-content p")].some(shown);
-        const raw = [...document.querySelectorAll(".math")]
-            .some((e) => shown(e) && !e.querySelector("mjx-container"));
-        if (text && !raw && document.fonts.status === "loaded") {
+        const text = [...document.querySelectorAll(".bd-content p")]
+            .some((e) => shown(e.getBoundingClientRect()));
+        const missing = [...document.querySelectorAll(".math")]
+            .some((e) => shown(e.getBoundingClientRect()) && !drawn(e));
+        if (document.body && text && !missing && !rawTex()
+                && document.fonts.status === "loaded") {
             window.__courseReadable = performance.now();
         } else {
             requestAnimationFrame(check);

@@ -167,3 +167,52 @@ def test_animate_training_rejects_three_features():
 def test_animation_html_rejects_what_is_not_an_animation():
     with pytest.raises(TypeError, match="matplotlib Animation"):
         animation_html("<html>")
+
+
+def _frame_sizes(html: str) -> set[tuple[int, int]]:
+    """The pixel size of every embedded frame, read from its PNG header."""
+    import base64
+    import struct
+
+    sizes = set()
+    for encoded in re.findall(r'data:image/png;base64,([A-Za-z0-9+/=\\\n]+)"', html):
+        header = base64.b64decode(encoded.replace("\\\n", "")[:32])
+        sizes.add(struct.unpack(">II", header[16:24]))
+    return sizes
+
+
+@pytest.mark.parametrize("pixel_ratio", [1, 2])
+def test_frames_are_drawn_at_the_pixel_ratio_and_shown_at_the_figure_size(
+    lecture_trace, pixel_ratio
+):
+    anim = animate_training(lecture_trace, LECTURE_X, max_frames=3, figsize=(4.0, 3.0), dpi=80)
+    html = animation_html(anim, pixel_ratio=pixel_ratio)
+    # The figure is 320 x 240 CSS px; its frames carry pixel_ratio times the pixels.
+    assert re.search(r'<img id="_anim_img[0-9a-f]+" width="320" height="240"', html)
+    assert _frame_sizes(html) == {(320 * pixel_ratio, 240 * pixel_ratio)}
+
+
+def test_the_default_frames_are_sharp_on_a_2x_screen(lecture_trace):
+    html = animation_html(animate_training(lecture_trace, LECTURE_X, max_frames=2))
+    assert _frame_sizes(html) == {(720, 720)}  # 4.5 in at 80 dpi, shown 360 px wide
+
+
+def test_fps_sets_the_frame_rate(lecture_trace):
+    html = animation_html(animate_training(lecture_trace, LECTURE_X, max_frames=2), fps=4)
+    assert re.search(r"new Animation\(frames, img_id, slider_id, 250,", html)  # ms
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"pixel_ratio": 0}, "pixel_ratio must be an integer from 1 to 4"),
+        ({"pixel_ratio": 1.5}, "pixel_ratio must be an integer from 1 to 4"),
+        ({"fps": 0}, "fps must be a number"),
+        ({"fps": "fast"}, "fps must be a number"),
+    ],
+)
+def test_animation_html_rejects_a_bad_pixel_ratio_or_fps(lecture_trace, kwargs, message):
+    anim = animate_training(lecture_trace, LECTURE_X, max_frames=2)
+    with pytest.raises(ValueError, match=message):
+        animation_html(anim, **kwargs)
+    plt.close(anim._fig)

@@ -76,13 +76,18 @@ import yaml
 from PIL import Image  # a dependency of matplotlib
 from playwright import sync_api
 from site_phone import (
+    FULL_ICON_FONT,
+    animation_density_problems,
     covered_control_problems,
     enlarge_cue_problems,
     failed_animation_problems,
     figure_size_problems,
+    first_screen_tex_problems,
     formula_box_problems,
+    icon_problems,
     norm_problems,
     proof_formula_problems,
+    raw_tex_in_html,
 )
 from site_reader import (
     axe_problems,
@@ -94,7 +99,7 @@ from site_reader import (
     tap_target_problems,
     weight_problems,
 )
-from site_weight import serve, serve_compressed
+from site_weight import measure, serve, serve_compressed
 from toc import ROOT, toc_files
 
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -451,6 +456,7 @@ def check_page(
     watch = open_page(page, url)
     problems = math_problems(page) + image_problems(page) + widget_problems(page)
     problems += norm_problems(page) + figure_size_problems(page)
+    problems += animation_density_problems(page)
     if repository is not None:
         problems += button_problems(page, docname, repository)
     if screenshot is not None:
@@ -598,6 +604,137 @@ def test_page_weight(docname: str, compressed_site_url: str, browser) -> None:
     problems, weight = weight_problems(browser, url, budget, PHONE)
     print(f"{docname}: {weight.describe()}")  # shown with pytest -s
     assert not problems, f"{docname}:\n  " + "\n  ".join(problems)
+
+
+def course_macros() -> list[str]:
+    """The names of the course's TeX macros (``mathjax3_config`` in ``_config.yml``)."""
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    return list(config["sphinx"]["config"]["mathjax3_config"]["tex"]["macros"])
+
+
+def test_no_built_page_has_raw_tex(site_url: str) -> None:
+    """Every formula of every built page was rendered when the book was built: no
+    ``\\(``, ``\\[``, ``$$``, environment or course macro left in any page's text."""
+    macros = course_macros()
+    pages = sorted(HTML_DIR.rglob("*.html"))
+    problems = [
+        f"{page.relative_to(HTML_DIR)}: {problem}"
+        for page in pages
+        for problem in raw_tex_in_html(page.read_text(encoding="utf-8"), macros)
+    ]
+    assert len(pages) >= len(PAGES)
+    assert not problems, "\n  ".join(problems[:20])
+
+
+@pytest.mark.parametrize(
+    ("snippet", "expected"),
+    [
+        ('<span class="math">\\(\\gamma\\)</span>', "\\(\\gamma\\)"),
+        ('<div class="math">\\[\\vw \\cdot \\vx\\]</div>', "\\["),
+        ("<p>$$x$$</p>", "$$"),
+        ("<p>\\begin{align}x\\end{align}</p>", "\\begin{"),
+        ("<p>A caption with \\norm{x} in it.</p>", "\\norm"),
+        ("<mjx-container>ok</mjx-container><pre>\\(code\\)</pre><p>$5, $6</p>", None),
+    ],
+)
+def test_the_raw_tex_check_reports_unrendered_text(snippet: str, expected: str | None) -> None:
+    problems = raw_tex_in_html(f"<html><body>{snippet}</body></html>", course_macros())
+    if expected is None:
+        assert problems == []
+    else:
+        assert any(expected in problem for problem in problems), problems
+
+
+def test_the_slow_line_benchmark_waits_for_drawn_maths(tmp_path: Path, browser) -> None:
+    """``site_weight.py --slow`` counts a first screen readable only once its formulas are
+    drawn and styled: never on a page of raw TeX, nor while a formula's screen-reader
+    MathML shows unstyled; at once on a page whose formulas were rendered at build."""
+    mml = "<mjx-assistive-mml><math><mi>x</mi></math></mjx-assistive-mml>"
+    svg = '<svg width="10" height="10"></svg>'
+    hide = "<style>mjx-assistive-mml { position: absolute; clip: rect(1px, 1px, 1px, 1px) }"
+    pages = {
+        "drawn": f'{hide}</style><span class="math"><mjx-container>{svg}{mml}'
+        "</mjx-container></span>",
+        "raw": '<span class="math">\\(\\gamma\\)</span>',
+        "unstyled": f'<span class="math"><mjx-container>{svg}{mml}</mjx-container></span>',
+        "raw_text": "\\(\\gamma\\) in a caption",
+    }
+    readable = {}
+    with serve(tmp_path) as url:
+        for name, snippet in pages.items():
+            page_html = f'<div class="bd-content"><p>Text and a formula {snippet}.</p></div>'
+            (tmp_path / f"{name}.html").write_text(
+                READER_PAGE.format(title=name, snippet=page_html)
+            )
+            _, timings = measure(browser, f"{url}{name}.html", viewport=PHONE)
+            readable[name] = timings["readable"]
+    assert readable["drawn"] is not None, readable
+    assert [readable[name] for name in ("raw", "unstyled", "raw_text")] == [None] * 3, readable
+
+
+@pytest.mark.parametrize("docname", PAGES)
+def test_first_screen_shows_maths_without_javascript(docname: str, site_url: str, browser) -> None:
+    """At 390x844 with JavaScript off, the first screen shows no TeX: the maths needs no
+    script (no MathJax is loaded), and each formula carries MathML for screen readers."""
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(urljoin(site_url, f"{docname}.html"), wait_until="load")
+        problems = first_screen_tex_problems(page)
+    finally:
+        context.close()
+    assert not problems, f"{docname}:\n  " + "\n  ".join(problems)
+
+
+@pytest.mark.parametrize("docname", PAGES)
+def test_header_icons_come_from_a_subset_font(docname: str, site_url: str, browser) -> None:
+    """Each header button's icon is drawn, with a size and a name, by the icon font the
+    build cut down to the icons the site uses; no page asks for a full icon font."""
+    with new_page(browser, PHONE) as page:
+        requested: list[str] = []
+        page.on("request", lambda request: requested.append(request.url))
+        open_page(page, urljoin(site_url, f"{docname}.html"))
+        problems = icon_problems(page)
+        page.set_viewport_size(DESKTOP)
+        problems += [f"desktop: {problem}" for problem in icon_problems(page)]
+    problems += [f"a full icon font requested: {url}" for url in requested
+                 if FULL_ICON_FONT.search(url)]  # fmt: skip
+    assert not problems, f"{docname}:\n  " + "\n  ".join(problems)
+
+
+def icon_page(folder: Path, name: str, codepoints: set[int], button: str) -> None:
+    """A header with one icon button, drawn by a subset of Font Awesome's solid font."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import icon_font  # noqa: PLC0415 (a build script, not a library)
+    import pydata_sphinx_theme  # noqa: PLC0415
+
+    theme = Path(pydata_sphinx_theme.__file__).parent / "theme" / "pydata_sphinx_theme"
+    source = theme / "static" / "vendor" / "fontawesome" / "webfonts" / "fa-solid-900.ttf"
+    icon_font.subset_font(source, folder / f"{name}.woff", codepoints)
+    style = (
+        "<style>@font-face { font-family: Icons; font-weight: 900; "
+        f'src: url({name}.woff) format("woff") }}'
+        ".fa-solid { font: 900 20px Icons } .fa-bars::before { content: '\\f0c9' }</style>"
+    )
+    header = f'<div class="bd-header-article">{button}</div>'
+    (folder / f"{name}.html").write_text(READER_PAGE.format(title=name, snippet=style + header))
+
+
+def test_the_icon_check_fails_on_a_missing_glyph_or_name(tmp_path: Path, browser) -> None:
+    named = '<button aria-label="Menu"><i class="fa-solid fa-bars"></i></button>'
+    icon_page(tmp_path, "good", {0xF0C9}, named)
+    icon_page(tmp_path, "missing", {0xF002}, named)  # the font has the magnifier only
+    icon_page(tmp_path, "unnamed", {0xF0C9}, '<button><i class="fa-solid fa-bars"></i></button>')
+    found = {}
+    with serve(tmp_path) as url, new_page(browser, PHONE) as page:
+        for name in ("good", "missing", "unnamed"):
+            page.goto(f"{url}{name}.html", wait_until="load")
+            found[name] = icon_problems(page)
+    assert found["good"] == [], found
+    assert any("missing from its font" in problem for problem in found["missing"]), found
+    assert any("without a name" in problem for problem in found["unnamed"]), found
+    assert FULL_ICON_FONT.search("/_static/vendor/fontawesome/webfonts/fa-solid-900.woff2?v=1")
+    assert not FULL_ICON_FONT.search("/webfonts/fa-solid-900.subset.woff")
 
 
 def test_phone_menus_take_the_reader_to_a_chapter_and_a_section(site_url: str, browser) -> None:
@@ -968,6 +1105,45 @@ PHONE_PAGES = {
         "The animation loads as you scroll to it.</p></div>",
         failed_animation_problems,
         "still says",
+    ),
+    "maths_rendered.html": (
+        '<p>A norm <span class="math">'
+        + NORM_MML.replace('class="MathJax"', 'jax="SVG"')
+        + "</span> on the first screen.</p>",
+        first_screen_tex_problems,
+        None,
+    ),
+    "maths_raw.html": (
+        '<p>The margin <span class="math notranslate nohighlight">\\(\\gamma\\)</span>.</p>',
+        first_screen_tex_problems,
+        "TeX on the first screen: \\(",
+    ),
+    "maths_macro.html": (
+        "<p>The weights \\vw are rendered by nothing.</p>",
+        first_screen_tex_problems,
+        "TeX on the first screen: \\vw",
+    ),
+    "maths_by_mathjax.html": (
+        '<script defer src="_static/mathjax/tex-chtml.js"></script><p>Text.</p>',
+        first_screen_tex_problems,
+        "the page loads MathJax",
+    ),
+    "maths_without_mathml.html": (
+        '<p>A formula <mjx-container jax="SVG"><svg></svg></mjx-container> for the eye.</p>',
+        first_screen_tex_problems,
+        "without MathML for screen readers",
+    ),
+    "animation_2x.html": (
+        '<div class="animation"><img id="_anim_img1" src="wide.png" width="450" height="150"'
+        ' alt="A frame."></div>',
+        animation_density_problems,
+        None,
+    ),
+    "animation_1x.html": (
+        '<div class="animation"><img id="_anim_img1" src="wide.png" width="900" height="300"'
+        ' alt="A frame."></div>',
+        animation_density_problems,
+        "1.00 pixels per CSS pixel",
     ),
     "controls_free.html": (ANIMATION_CONTROLS, covered_control_problems, None),
     "controls_covered.html": (
