@@ -214,6 +214,7 @@ def grade_notebook(
         "verdicts": verdicts,
         "sandbox_exit": result.returncode,
         "wall_timeout": result.timed_out,
+        "compiled_in_sandbox": result.compiled,
     }
     (out / f"{Path(name).stem}.json").write_text(json.dumps(report, indent=1))
     return report
