@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -72,6 +73,14 @@ HOG = """    chunks = []
 """
 INTERRUPT = "    raise KeyboardInterrupt\n"
 EXIT_CELL = "import os\nos._exit(0)\n"
+# Leaves processes behind that ignore SIGTERM, each in a session of its own.
+FORKER = """    import subprocess
+    for _ in range(8):
+        subprocess.Popen(
+            ["sh", "-c", "trap '' TERM HUP; sleep 300"], start_new_session=True
+        )
+    return 0
+"""
 # Right on the cases where +1 is expected, wrong on the others.
 ALWAYS_ONE = "    return 1\n"
 
@@ -106,6 +115,7 @@ def _class(course: Path, out: Path) -> None:
         "hog": with_body(HOG),
         "interrupt": with_body(INTERRUPT),
         "always-one": with_body(ALWAYS_ONE),
+        "forker": with_body(FORKER),
         "smith, john": key(),
         "Zoë Ünal": key(),
     }
@@ -191,6 +201,12 @@ def test_exit_costs_only_the_questions_not_reached(graded):
     assert list((course / "feedback" / "exits" / "ch01").glob("*.html"))
 
 
+def test_forking_student_leaves_no_process_cap_behind(graded):
+    _, _, table, *_ = graded
+    assert table["forker", PREDICT]["score"] == "0"
+    assert sandbox.own_groups() == []
+
+
 def test_memory_limit_stops_a_chunked_allocator(graded):
     _, _, table, *_ = graded
     row = table["hog", PREDICT]
@@ -223,6 +239,7 @@ def test_refuses_without_a_sandbox(tmp_path, monkeypatch):
     monkeypatch.setattr(sandbox.shutil, "which", lambda name: None)
     with pytest.raises(sandbox.SandboxUnavailable, match="bubblewrap"):
         sandbox.check(tmp_path)
+    assert sandbox.own_groups() == []  # no process cap left by the refused run
 
 
 def test_sandbox_caps_processes_and_hides_the_machine(tmp_path):
@@ -244,6 +261,31 @@ def test_sandbox_caps_processes_and_hides_the_machine(tmp_path):
     if sandbox.PIDS.is_dir():  # where the machine offers a pids cgroup
         assert started < 32, run.log
     assert "sees the course folder False" in run.log and "uid 65534" in run.log
+
+
+def test_cgroup_removed_after_a_run_that_leaves_processes(tmp_path):
+    script = (
+        "import subprocess\n"
+        "for _ in range(16):\n"
+        "    subprocess.Popen(['sh', '-c', \"trap '' TERM HUP; sleep 300\"],"
+        " start_new_session=True)\n"
+        "print('forked')\n"
+    )
+    run = sandbox.run(tmp_path, [sys.executable, "-c", script], sandbox.Limits(wall_seconds=60))
+    assert "forked" in run.log, run.log
+    assert sandbox.own_groups() == []
+
+
+def test_remove_group_kills_what_is_left(tmp_path):
+    if sandbox._process_cap(8) is None:
+        pytest.skip("no pids cgroup on this machine")
+    (group,) = sandbox.own_groups()
+    sleeper = subprocess.Popen(
+        ["sleep", "300"], preexec_fn=lambda: (group / "cgroup.procs").write_text("0")
+    )
+    assert sandbox._members(group) == [sleeper.pid]
+    assert sandbox.remove_group(group, seconds=10)
+    assert sleeper.wait(timeout=10) == -9 and not group.exists()
 
 
 def test_misplaced_and_renamed_notebooks_are_found(tmp_path):

@@ -244,13 +244,75 @@ def _process_cap(limit: int):
 
     ``prlimit --nproc`` counts the processes of a user id over the whole machine
     (and not at all for root), so the cap that holds is a cgroup's ``pids.max``.
+    Its name carries this grader's process id (:func:`own_groups`).
     """
     try:
-        group = Path(tempfile.mkdtemp(prefix="grading-", dir=PIDS))
+        group = Path(tempfile.mkdtemp(prefix=f"{GROUP_PREFIX}{os.getpid()}-", dir=PIDS))
         (group / "pids.max").write_text(str(limit))
         return group
     except OSError:
         return None
+
+
+GROUP_PREFIX = "grading-"
+
+
+def own_groups() -> list[Path]:
+    """The process-cap cgroups this grader made that still exist (none, after each run)."""
+    return sorted(PIDS.glob(f"{GROUP_PREFIX}{os.getpid()}-*")) if PIDS.is_dir() else []
+
+
+def _members(group: Path) -> list[int]:
+    try:
+        return [int(pid) for pid in (group / "cgroup.procs").read_text().split()]
+    except (OSError, ValueError):
+        return []
+
+
+def _populated(group: Path) -> bool:
+    """Does the cgroup still hold a process? (cgroup v2 says so in cgroup.events.)"""
+    try:
+        events = (group / "cgroup.events").read_text()
+    except OSError:
+        return bool(_members(group))
+    return "populated 1" in events
+
+
+def remove_group(group: Path, seconds: float = 30.0) -> bool:
+    """Kill every process left in ``group``, wait until it is empty, remove it.
+
+    The sandbox's processes normally end with its process namespace, but a
+    process may still be exiting (or, under load, not yet reaped) when the run
+    returns: ``rmdir`` then fails with EBUSY. So: kill what is listed, wait for
+    the group to be empty, remove it, and try again, for at most ``seconds``.
+    Returns whether the group is gone.
+    """
+    deadline = time.monotonic() + seconds
+    while group.exists():
+        kill = group / "cgroup.kill"  # cgroup v2: every member at once
+        if kill.exists():
+            try:
+                kill.write_text("1")
+            except OSError:
+                pass
+        for pid in _members(group):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        if not _populated(group):
+            try:
+                group.rmdir()
+            except FileNotFoundError:
+                return True
+            except OSError:
+                pass
+            else:
+                return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 @dataclass
@@ -269,33 +331,31 @@ def run(work: Path, inner: list[str], limits: Limits) -> Run:
     for path in (work / "home", work / "out"):
         os.chmod(path, 0o777)
     copied = _copy_numba_cache(work / "numba")
+    arguments = command(work, inner, limits)  # raises SandboxUnavailable before any cgroup
     group = _process_cap(limits.processes)
 
     def enter_group():  # in the child, before bwrap starts: all it starts stays inside
         if group is not None:
             (group / "cgroup.procs").write_text(str(os.getpid()))
 
-    process = subprocess.Popen(
-        command(work, inner, limits),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-        preexec_fn=enter_group,
-    )
     try:
-        log, _ = process.communicate(timeout=limits.wall_seconds)
-        timed_out = False
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        log, _ = process.communicate()
-        timed_out = True
-    if group is not None:
-        for _ in range(50):  # the sandbox's processes are gone with its pid namespace
-            try:
-                group.rmdir()
-                break
-            except OSError:
-                time.sleep(0.1)
+        process = subprocess.Popen(
+            arguments,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=enter_group,
+        )
+        try:
+            log, _ = process.communicate(timeout=limits.wall_seconds)
+            timed_out = False
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            log, _ = process.communicate()
+            timed_out = True
+    finally:  # also when bwrap could not start: no cgroup is left behind
+        if group is not None and not remove_group(group):
+            print(f"grading: the cgroup {group} could not be removed (busy)", file=sys.stderr)
     return Run(
         process.returncode,
         timed_out,
