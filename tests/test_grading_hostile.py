@@ -85,6 +85,23 @@ FORKER = """    import subprocess
 ALWAYS_ONE = "    return 1\n"
 
 
+# Chapter 7's value question: weights for XOR with the feature x1 AND x2.
+LIFTED = "ex-ch7-lifted-xor"
+XNOR = "ex-ch7-xnor"
+VALUE_ANSWERS = {
+    "values-right": "w = [1.0, 1.0, -2.0]\nb = -0.5\n",
+    "values-wrong": "w = [1.0, 1.0, 0.0]\nb = -0.5\n",
+    "values-type": "w = lambda x: x  # not a list of numbers\nb = -0.5\n",
+    "values-dots": "w = ...  # your answer\nb = -0.5\n",
+    # A wrong answer, and the checker patched to accept anything.
+    "values-patcher": (
+        "from perceptron_lib.exercises import ch07\n"
+        "ch07.check_lifted_xor_weights = lambda w, b: print('All 4 inputs of XOR are right')\n"
+        "w = [1.0, 1.0, 0.0]\nb = -0.5\n"
+    ),
+}
+
+
 def _answer_cell(notebook, grade_id):
     return next(
         c for c in notebook.cells if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id
@@ -124,6 +141,13 @@ def _class(course: Path, out: Path) -> None:
     students["exits"] = exits
     for student, notebook in students.items():
         sample_submissions.write(notebook, out / student / "ch01" / source_path.name)
+    (source_path,) = (course / "source" / "ch07").glob("*.ipynb")
+    source = nbformat.read(source_path, as_version=4)
+    release = nbformat.read(course / "release" / "ch07" / source_path.name, as_version=4)
+    for student, answer in VALUE_ANSWERS.items():
+        notebook = sample_submissions.answer_key(source, release)
+        _answer_cell(notebook, f"{LIFTED}-answer").source = answer
+        sample_submissions.write(notebook, out / student / "ch07" / source_path.name)
 
 
 def _digest(folder: Path) -> dict[str, str]:
@@ -139,7 +163,8 @@ def graded(tmp_path_factory):
     root = tmp_path_factory.mktemp("hostile")
     course = root / "course"
     (chapter,) = sorted((ROOT / "book").glob("01_*.ipynb"))
-    nbgrader_course.main(str(course), str(chapter))
+    (values_chapter,) = sorted((ROOT / "book").glob("07_*.ipynb"))
+    nbgrader_course.main(str(course), str(chapter), str(values_chapter))
     _class(course, root / "class")
     protected = {name: _digest(course / name) for name in ("source", "release")}
     config = (course / "nbgrader_config.py").read_bytes()
@@ -199,6 +224,21 @@ def test_exit_costs_only_the_questions_not_reached(graded):
     row = table["exits", PREDICT]
     assert row["score"] == "0" and "the kernel exited" in row["reason"], row
     assert list((course / "feedback" / "exits" / "ch01").glob("*.html"))
+
+
+def test_value_answers_are_judged_by_the_checker_outside(graded):
+    _, _, table, *_ = graded
+    assert table["values-right", LIFTED]["score"] == "2"
+    for student in VALUE_ANSWERS:  # every other value question is the answer key's
+        assert table[student, XNOR]["score"] == "2", student
+    for student in ("values-wrong", "values-patcher"):
+        row = table[student, LIFTED]
+        assert row["score"] == "0", row
+        assert row["reason"].startswith("On input (1, 1), with x1 AND x2 = 1"), row
+    row = table["values-type", LIFTED]
+    assert row["score"] == "0" and "could not be checked" in row["reason"], row
+    row = table["values-dots", LIFTED]
+    assert row["score"] == "0" and "w is not written yet" in row["reason"], row
 
 
 def test_forking_student_leaves_no_process_cap_behind(graded):
