@@ -119,7 +119,7 @@ def unicode_declarations(symbols: dict[str, str] = UNICODE_SYMBOLS) -> str:
     )
 
 
-BOX_NEEDS_ROOM = r"\AddToHook{env/sphinxadmonition/before}{\needspace{8\baselineskip}}"
+BOX_NEEDS_ROOM = r"\AddToHook{env/sphinxadmonition/before}{\needspace{12\baselineskip}}"
 
 
 def add_macros_to_preamble(app: Sphinx, config: Config) -> None:

@@ -93,6 +93,8 @@ VALUE_ANSWERS = {
     "values-wrong": "w = [1.0, 1.0, 0.0]\nb = -0.5\n",
     "values-type": "w = lambda x: x  # not a list of numbers\nb = -0.5\n",
     "values-dots": "w = ...  # your answer\nb = -0.5\n",
+    # Right values, then an error: the answer cell must run to its end.
+    "values-raises": "w = [1.0, 1.0, -2.0]\nb = -0.5\nraise NotImplementedError\n",
     # A wrong answer, and the checker patched to accept anything.
     "values-patcher": (
         "from perceptron_lib.exercises import ch07\n"
@@ -239,6 +241,9 @@ def test_value_answers_are_judged_by_the_checker_outside(graded):
     assert row["score"] == "0" and "could not be checked" in row["reason"], row
     row = table["values-dots", LIFTED]
     assert row["score"] == "0" and "w is not written yet" in row["reason"], row
+    row = table["values-raises", LIFTED]
+    assert row["score"] == "0", row
+    assert row["reason"].startswith("the answer cell raised NotImplementedError"), row
 
 
 def test_forking_student_leaves_no_process_cap_behind(graded):

@@ -316,11 +316,22 @@ def judge_values(
     The sandbox only wrote the values of ``names`` (as data, :mod:`grading.codec`);
     the checker, imported here from the library, decides: full points if it
     accepts them, none with its message if it does not. ``answer_error`` is the
-    error the answer cell raised, if any (why a name may be missing).
+    error the answer cell raised, if any: then nothing is judged (the names may
+    still hold values an earlier cell of the chapter gave them).
     """
     record = next((r for r in records if "values" in r or "too_large" in r), None)
     if record is None:
         return Verdict(0.0, max_score, 0, 1, missing)
+    if answer_error:  # its names may still hold the chapter's values: never judged
+        names_text = ", ".join(names)
+        return Verdict(
+            0.0,
+            max_score,
+            0,
+            1,
+            f"the answer cell raised {answer_error}: it must run without an error and "
+            f"assign {names_text}",
+        )
     if record.get("too_large"):
         size_ = f"{record['too_large']:,}"
         return Verdict(
@@ -328,10 +339,9 @@ def judge_values(
         )
     absent = [str(name) for name in record.get("missing", []) if name in names]
     if absent:
-        why = f"the answer cell raised {answer_error}, so " if answer_error else ""
         text = " and ".join(absent)
         return Verdict(
-            0.0, max_score, 0, 1, f"{why}{text} {'is' if len(absent) == 1 else 'are'} not defined"
+            0.0, max_score, 0, 1, f"{text} {'is' if len(absent) == 1 else 'are'} not defined"
         )
     recorded = record.get("values", {})
     arguments = [decode(recorded.get(name)) for name in names]
