@@ -18,12 +18,16 @@ export CHROMIUM ?= /usr/bin/chromium
 export REPOSITORY
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-# Instructors: the nbgrader course folder. For a real class, keep it outside
-# $(BUILD) (make clean and make test delete $(BUILD)): make grade COURSE=~/perceptron-grading
+# Instructors: the nbgrader course folder (its gradebook holds a class's grades).
+# make clean and make test keep $(BUILD)/nbgrader; make clean-all deletes it too.
+# For a real class, keep it outside $(BUILD) anyway: make grade COURSE=~/perceptron-grading
 COURSE ?= $(BUILD)/nbgrader
+# Empties $(BUILD) except the default course folder.
+CLEAN_BUILD = test ! -d $(BUILD) || find $(BUILD) -mindepth 1 -maxdepth 1 ! -name nbgrader \
+	-exec rm -rf {} +
 PDF    := $(BUILD)/pdf/perceptron-course.pdf
 
-.PHONY: help book serve test lint unit notebooks notebooks-portable build-check site binder chromium node lab execute student bench clean lock
+.PHONY: help book serve test lint unit notebooks notebooks-portable build-check site binder chromium node lab execute student bench clean clean-all lock
 .PHONY: assignments grade pdf pdf-check texlive bubblewrap
 
 help:
@@ -41,7 +45,8 @@ help:
 	@echo "make pdf    the whole book as one PDF, $(PDF)"
 	@echo "make bench  time perceptron_lib against scikit-learn, and grading a class"
 	@echo "make lock   regenerate requirements.txt (every package pinned) from requirements.in"
-	@echo "make clean  remove build outputs (keeps .venv)"
+	@echo "make clean  remove build outputs (keeps .venv and the course folder $(BUILD)/nbgrader)"
+	@echo "make clean-all  remove build outputs and $(BUILD)/nbgrader, grades included (keeps .venv)"
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -92,7 +97,7 @@ notebooks-portable: $(STAMP)
 	$(BIN)/python tests/arithmetic.py $(NOTEBOOKS)
 
 build-check: $(STAMP) $(NODE_STAMP)
-	rm -rf $(BUILD)
+	$(CLEAN_BUILD)
 	$(BIN)/jupyter-book build . --path-output . --warningiserror --nitpick --keep-going
 
 # Reuses $(BUILD)/html (the test builds it only if it is missing). The second
@@ -210,5 +215,11 @@ lock: $(STAMP)
 		--custom-compile-command "make lock" binder/requirements.in -o binder/requirements.txt
 
 clean:
-	rm -rf $(BUILD) .pytest_cache .ruff_cache
-	find . -name __pycache__ -not -path "./$(VENV)/*" -prune -exec rm -rf {} +
+	$(CLEAN_BUILD)
+	rm -rf .pytest_cache .ruff_cache
+	find . -name __pycache__ -not -path "./$(VENV)/*" -not -path "./$(BUILD)/*" -prune \
+		-exec rm -rf {} +
+
+# Deletes the default course folder too: its gradebook, submissions and feedback.
+clean-all: clean
+	rm -rf $(BUILD)

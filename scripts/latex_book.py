@@ -13,6 +13,18 @@ Two things the LaTeX builder does not do by itself:
   alternative, which myst-nb then prefers to the text: the last (where the
   animation ends), or the one the cell's metadata names, ``"print_frame": N``,
   where another frame shows more. The web page is unchanged.
+- **Web-only and print-only cells.** A cell tagged ``web-only`` (a sentence
+  about a widget or an animation the page plays) is left out of the printed
+  book; a cell tagged ``print-only`` (its counterpart: "Fig. 1.4 shows frames
+  of ...") is left out of the web pages. Both are dropped as myst-nb drops a
+  ``remove-cell``; a notebook opened in Jupyter shows both (the tags are
+  invisible there). Pages read for one kind of output are read again for the
+  other, since the site and the PDF share Sphinx's environment.
+- **Proof boxes.** sphinx-proof gives a proof no title (it writes "Proof."
+  into its first paragraph), so LaTeX printed an empty title bar over it: the
+  proof gets the title "Proof" instead. No box (theorem, proof, exercise)
+  starts at the foot of a page: it needs room for a few lines, or starts on
+  the next one.
 - **Chapter numbers.** The root page's sections (the introduction) would
   become chapters 1, 2, ... and push "The neuron model" to chapter 5, while
   the site, the figures and the exercises call it chapter 1. The introduction
@@ -23,6 +35,7 @@ Two things the LaTeX builder does not do by itself:
 from __future__ import annotations
 
 import base64
+import copy
 import hashlib
 import re
 from pathlib import Path
@@ -107,6 +120,9 @@ def unicode_declarations(symbols: dict[str, str] = UNICODE_SYMBOLS) -> str:
     )
 
 
+BOX_NEEDS_ROOM = r"\AddToHook{env/sphinxadmonition/before}{\needspace{12\baselineskip}}"
+
+
 def add_macros_to_preamble(app: Sphinx, config: Config) -> None:
     macros = (config.mathjax3_config or {}).get("tex", {}).get("macros", {})
     elements = dict(config.latex_elements or {})
@@ -116,6 +132,8 @@ def add_macros_to_preamble(app: Sphinx, config: Config) -> None:
         + latex_macros(macros)
         + "\n% Unicode symbols in the text\n"
         + unicode_declarations()
+        + "\n% A box (theorem, proof, exercise) never starts at the foot of a page\n"
+        + BOX_NEEDS_ROOM
         + "\n"
     )
     config.latex_elements = elements
@@ -203,6 +221,94 @@ class AnimationStills(SphinxTransform):
             bundle.insert(0, still)
 
 
+WEB_ONLY, PRINT_ONLY = "web-only", "print-only"
+_OUTPUT = {"kind": "web"}  # what the running build makes: "web" or "print"
+
+
+def output_kind(builder_name: str) -> str:
+    """``"print"`` for the LaTeX builder (the PDF), else ``"web"``."""
+    return "print" if builder_name == "latex" else "web"
+
+
+def cells_for(notebook, kind: str):
+    """A copy of the notebook with the cells meant for the other output tagged ``remove-cell``.
+
+    Only the cells' list and the tagged cells' metadata are copied: the notebook
+    given is not changed.
+
+    >>> import nbformat
+    >>> nb = nbformat.v4.new_notebook()
+    >>> nb.cells = [nbformat.v4.new_markdown_cell(t) for t in ("a", "b", "c")]
+    >>> nb.cells[0].metadata["tags"] = ["web-only"]
+    >>> nb.cells[1].metadata["tags"] = ["print-only"]
+    >>> [c.metadata.get("tags") for c in cells_for(nb, "print").cells]
+    [['web-only', 'remove-cell'], ['print-only'], None]
+    >>> [c.metadata.get("tags") for c in cells_for(nb, "web").cells]
+    [['web-only'], ['print-only', 'remove-cell'], None]
+    """
+    other = PRINT_ONLY if kind == "web" else WEB_ONLY
+    result = copy.copy(notebook)
+    result.cells = []
+    for cell in notebook.cells:
+        tags = cell.metadata.get("tags", [])
+        if other in tags and "remove-cell" not in tags:
+            cell = copy.copy(cell)
+            cell.metadata = copy.copy(cell.metadata)
+            cell.metadata["tags"] = [*tags, "remove-cell"]
+        result.cells.append(cell)
+    return result
+
+
+def _install_cell_filter() -> None:
+    """Let myst-nb drop the cells of the other output (see :func:`cells_for`)."""
+    import myst_nb.sphinx_ as myst_nb_sphinx
+
+    original = myst_nb_sphinx.notebook_to_tokens
+    if getattr(original, "course_cell_filter", False):
+        return
+
+    def notebook_to_tokens(notebook, *args, **kwargs):
+        return original(cells_for(notebook, _OUTPUT["kind"]), *args, **kwargs)
+
+    notebook_to_tokens.course_cell_filter = True
+    myst_nb_sphinx.notebook_to_tokens = notebook_to_tokens
+
+
+def _builder_inited(app: Sphinx) -> None:
+    _OUTPUT["kind"] = output_kind(app.builder.name)
+
+
+def _outdated_for_this_output(app: Sphinx, env, added, changed, removed) -> list[str]:
+    """Every page, when the environment was last read for the other output."""
+    kind = output_kind(app.builder.name)
+    if getattr(env, "course_output_kind", kind) != kind:
+        return sorted(env.found_docs - added - changed - removed)
+    return []
+
+
+def _remember_output(app: Sphinx, env, docnames) -> None:
+    env.course_output_kind = output_kind(app.builder.name)
+
+
+class ProofTitles(SphinxPostTransform):
+    """Give each proof box the title "Proof" (see the module's docstring)."""
+
+    builders = ("latex",)
+    default_priority = 400
+
+    def run(self, **kwargs) -> None:
+        for box in list(self.document.findall(nodes.admonition)):
+            if "proof" not in box["classes"] or (box.children and isinstance(box[0], nodes.title)):
+                continue
+            kind = next((c for c in box["classes"] if c != "proof"), "proof").title()
+            box.insert(0, nodes.title("", kind))
+            # sphinx-proof's "Proof. " at the start of the first paragraph: now the title.
+            paragraph = next(iter(box.findall(nodes.paragraph)), None)
+            text = next(iter(paragraph.findall(nodes.Text)), None) if paragraph else None
+            if text is not None and str(text).startswith(f"{kind}. "):
+                text.parent.replace(text, nodes.Text(str(text)[len(kind) + 2 :]))
+
+
 def _latex(text: str) -> nodes.raw:
     return nodes.raw("", text, format="latex")
 
@@ -241,6 +347,11 @@ class ChapterNumbers(SphinxPostTransform):
 
 def setup(app: Sphinx) -> dict:
     app.connect("config-inited", add_macros_to_preamble)
+    _install_cell_filter()
+    app.connect("builder-inited", _builder_inited)
+    app.connect("env-get-outdated", _outdated_for_this_output)
+    app.connect("env-before-read-docs", _remember_output)
     app.add_transform(AnimationStills)
     app.add_post_transform(ChapterNumbers)
+    app.add_post_transform(ProofTitles)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

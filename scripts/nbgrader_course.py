@@ -16,6 +16,10 @@ possibly in the middle of a Markdown cell, as in ``student_notebooks.py``):
   It becomes an nbgrader *solution cell* (the function's signature, its body
   between ``### BEGIN SOLUTION`` and ``### END SOLUTION``) followed by a
   locked, graded *test cell* that imports the checker and calls it;
+- a **value exercise** is one whose solution's first code cell assigns names
+  and ends with the checker called on them, ``ch07.check_weights(w, b)``. It
+  becomes a solution cell (the assignments between the markers) followed by a
+  locked, graded test cell with the same call: the grader checks the values;
 - any other exercise is a **written exercise**: it becomes a manually graded
   Markdown answer cell (the solution's prose is the instructor's answer key in
   ``source/``), plus an ungraded code cell for the student's working when the
@@ -209,6 +213,71 @@ def _split_function(lines, before, function, call, check) -> CodingAnswer:
     )
 
 
+@dataclass
+class ValueAnswer:
+    """The first solution cell of a value exercise: names assigned, then checked."""
+
+    names: list[str]  # what the checker is called on, ``w, b``
+    imports: list[str]
+    body: str  # the assignments (and whatever they need), hidden from the student
+    check: str  # ``ch07.check_lifted_xor_weights(w, b)``
+    module: str
+
+
+def value_answer(cell: nbformat.NotebookNode) -> ValueAnswer | None:
+    """Take a value exercise's first solution cell apart, or ``None`` if it is not one.
+
+    The cell's last statement calls ``chNN.check_something(name, ...)`` on names
+    the cell assigns (keywords, if any, are constants). Prints and whatever
+    follows the call are dropped.
+    """
+    try:
+        tree = ast.parse(cell.source)
+    except SyntaxError:
+        return None
+    lines = cell.source.splitlines()
+    for position, statement in enumerate(tree.body):
+        call = statement.value if isinstance(statement, ast.Expr) else None
+        if not (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and isinstance(call.func.value, ast.Name)
+            and re.fullmatch(r"ch\d\d", call.func.value.id)
+            and call.func.attr.startswith("check_")
+            and call.args
+            and all(isinstance(a, ast.Name) for a in call.args)
+        ):
+            continue
+        before = tree.body[:position]
+        assigned = {
+            target.id
+            for node in before
+            if isinstance(node, ast.Assign)
+            for target in node.targets
+            if isinstance(target, ast.Name)
+        }
+        names = [argument.id for argument in call.args]
+        if not all(name in assigned for name in names):
+            return None
+        try:
+            for keyword in call.keywords:
+                ast.literal_eval(keyword.value)
+        except ValueError:
+            return None
+        imports = [
+            _segment(lines, s) for s in before if isinstance(s, ast.Import | ast.ImportFrom)
+        ]
+        body = "\n".join(
+            _segment(lines, s)
+            for s in before
+            if not isinstance(s, ast.Import | ast.ImportFrom | ast.Expr)
+        )
+        return ValueAnswer(
+            names, imports, body, ast.get_source_segment(cell.source, call), call.func.value.id
+        )
+    return None
+
+
 def _nbgrader(grade_id: str, *, solution: bool, grade: bool, locked: bool, points=None) -> dict:
     metadata = {
         "grade_id": grade_id,
@@ -242,6 +311,27 @@ def exercise_cells(solution: Solution) -> list[nbformat.NotebookNode]:
         test = nbformat.v4.new_code_cell(
             f"# Checks {answer.function}: run this cell (it is locked).\n"
             f"from perceptron_lib.exercises import {answer.module}\n\n{answer.check}"
+        )
+        test.metadata = _nbgrader(
+            solution.label, solution=False, grade=True, locked=True, points=CODING_POINTS
+        )
+        return [student, test]
+    values = value_answer(solution.code[0]) if solution.code else None
+    if values is not None:
+        student = nbformat.v4.new_code_cell(
+            "\n\n".join(
+                part
+                for part in ("\n".join(values.imports), f"{BEGIN}\n{values.body}\n{END}")
+                if part
+            )
+        )
+        student.metadata = _nbgrader(
+            f"{solution.label}-answer", solution=True, grade=False, locked=False
+        )
+        names = ", ".join(values.names)
+        test = nbformat.v4.new_code_cell(
+            f"# Checks {names}: run this cell (it is locked).\n"
+            f"from perceptron_lib.exercises import {values.module}\n\n{values.check}"
         )
         test.metadata = _nbgrader(
             solution.label, solution=False, grade=True, locked=True, points=CODING_POINTS

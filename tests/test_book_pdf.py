@@ -1,12 +1,16 @@
-"""The book's PDF is published with the site, and the pages are told (issue 24)."""
+"""The book's PDF: published with the site (issue 24); what prints and what does not."""
 
 from __future__ import annotations
 
+import json
+import re
 import sys
 
-from toc import ROOT
+import nbformat
+from toc import ROOT, toc_notebooks
 
 sys.path.insert(0, str(ROOT / "scripts"))
+import latex_book  # noqa: E402
 from book_pdf import publish  # noqa: E402
 
 
@@ -26,3 +30,56 @@ def test_without_a_pdf_the_pages_keep_printing(tmp_path):
     assert not publish(site, tmp_path / "missing.pdf")
     assert "window.COURSE_BOOK_PDF = null;" in (site / "_static" / "book-pdf.js").read_text()
     assert not (site / "missing.pdf").exists()
+
+
+# --- web-only and print-only cells (scripts/latex_book.py) -------------------------
+
+WEB_ONLY_WORDING = re.compile(
+    r"On this page|This page has no kernel|static (web )?page|On the web page"
+)
+
+
+def _markdown_cells():
+    for path in toc_notebooks():
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "markdown":
+                yield path, cell
+
+
+def test_sentences_about_the_web_page_are_tagged_web_only():
+    tagged = 0
+    for path, cell in _markdown_cells():
+        tags = cell.metadata.get("tags", [])
+        if WEB_ONLY_WORDING.search(cell.source):
+            assert "web-only" in tags, (path.name, cell.get("id"), cell.source[:80])
+        tagged += "web-only" in tags
+        assert not ("web-only" in tags and "print-only" in tags), cell.get("id")
+    assert tagged >= 7
+
+
+def test_the_chapters_send_readers_to_binder_or_make_lab_not_colab():
+    # The site has no Colab button (using.md says why).
+    for path, cell in _markdown_cells():
+        assert "Colab" not in cell.source, (path.name, cell.get("id"))
+
+
+def test_the_build_leaves_out_the_other_outputs_cells():
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [
+        nbformat.v4.new_markdown_cell("On the web page, a film."),
+        nbformat.v4.new_markdown_cell("On paper, a frame."),
+        nbformat.v4.new_markdown_cell("Both."),
+    ]
+    notebook.cells[0].metadata["tags"] = ["web-only"]
+    notebook.cells[1].metadata["tags"] = ["print-only"]
+
+    def kept(kind):
+        return [
+            c.source
+            for c in latex_book.cells_for(notebook, kind).cells
+            if "remove-cell" not in c.metadata.get("tags", [])
+        ]
+
+    assert kept("print") == ["On paper, a frame.", "Both."]
+    assert kept("web") == ["On the web page, a film.", "Both."]
+    assert "remove-cell" not in json.dumps(notebook)  # the notebook given is not changed

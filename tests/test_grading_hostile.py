@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -72,8 +73,35 @@ HOG = """    chunks = []
 """
 INTERRUPT = "    raise KeyboardInterrupt\n"
 EXIT_CELL = "import os\nos._exit(0)\n"
+# Leaves processes behind that ignore SIGTERM, each in a session of its own.
+FORKER = """    import subprocess
+    for _ in range(8):
+        subprocess.Popen(
+            ["sh", "-c", "trap '' TERM HUP; sleep 300"], start_new_session=True
+        )
+    return 0
+"""
 # Right on the cases where +1 is expected, wrong on the others.
 ALWAYS_ONE = "    return 1\n"
+
+
+# Chapter 7's value question: weights for XOR with the feature x1 AND x2.
+LIFTED = "ex-ch7-lifted-xor"
+XNOR = "ex-ch7-xnor"
+VALUE_ANSWERS = {
+    "values-right": "w = [1.0, 1.0, -2.0]\nb = -0.5\n",
+    "values-wrong": "w = [1.0, 1.0, 0.0]\nb = -0.5\n",
+    "values-type": "w = lambda x: x  # not a list of numbers\nb = -0.5\n",
+    "values-dots": "w = ...  # your answer\nb = -0.5\n",
+    # Right values, then an error: the answer cell must run to its end.
+    "values-raises": "w = [1.0, 1.0, -2.0]\nb = -0.5\nraise NotImplementedError\n",
+    # A wrong answer, and the checker patched to accept anything.
+    "values-patcher": (
+        "from perceptron_lib.exercises import ch07\n"
+        "ch07.check_lifted_xor_weights = lambda w, b: print('All 4 inputs of XOR are right')\n"
+        "w = [1.0, 1.0, 0.0]\nb = -0.5\n"
+    ),
+}
 
 
 def _answer_cell(notebook, grade_id):
@@ -106,6 +134,7 @@ def _class(course: Path, out: Path) -> None:
         "hog": with_body(HOG),
         "interrupt": with_body(INTERRUPT),
         "always-one": with_body(ALWAYS_ONE),
+        "forker": with_body(FORKER),
         "smith, john": key(),
         "Zoë Ünal": key(),
     }
@@ -114,6 +143,13 @@ def _class(course: Path, out: Path) -> None:
     students["exits"] = exits
     for student, notebook in students.items():
         sample_submissions.write(notebook, out / student / "ch01" / source_path.name)
+    (source_path,) = (course / "source" / "ch07").glob("*.ipynb")
+    source = nbformat.read(source_path, as_version=4)
+    release = nbformat.read(course / "release" / "ch07" / source_path.name, as_version=4)
+    for student, answer in VALUE_ANSWERS.items():
+        notebook = sample_submissions.answer_key(source, release)
+        _answer_cell(notebook, f"{LIFTED}-answer").source = answer
+        sample_submissions.write(notebook, out / student / "ch07" / source_path.name)
 
 
 def _digest(folder: Path) -> dict[str, str]:
@@ -129,7 +165,8 @@ def graded(tmp_path_factory):
     root = tmp_path_factory.mktemp("hostile")
     course = root / "course"
     (chapter,) = sorted((ROOT / "book").glob("01_*.ipynb"))
-    nbgrader_course.main(str(course), str(chapter))
+    (values_chapter,) = sorted((ROOT / "book").glob("07_*.ipynb"))
+    nbgrader_course.main(str(course), str(chapter), str(values_chapter))
     _class(course, root / "class")
     protected = {name: _digest(course / name) for name in ("source", "release")}
     config = (course / "nbgrader_config.py").read_bytes()
@@ -191,6 +228,30 @@ def test_exit_costs_only_the_questions_not_reached(graded):
     assert list((course / "feedback" / "exits" / "ch01").glob("*.html"))
 
 
+def test_value_answers_are_judged_by_the_checker_outside(graded):
+    _, _, table, *_ = graded
+    assert table["values-right", LIFTED]["score"] == "2"
+    for student in VALUE_ANSWERS:  # every other value question is the answer key's
+        assert table[student, XNOR]["score"] == "2", student
+    for student in ("values-wrong", "values-patcher"):
+        row = table[student, LIFTED]
+        assert row["score"] == "0", row
+        assert row["reason"].startswith("On input (1, 1), with x1 AND x2 = 1"), row
+    row = table["values-type", LIFTED]
+    assert row["score"] == "0" and "could not be checked" in row["reason"], row
+    row = table["values-dots", LIFTED]
+    assert row["score"] == "0" and "w is not written yet" in row["reason"], row
+    row = table["values-raises", LIFTED]
+    assert row["score"] == "0", row
+    assert row["reason"].startswith("the answer cell raised NotImplementedError"), row
+
+
+def test_forking_student_leaves_no_process_cap_behind(graded):
+    _, _, table, *_ = graded
+    assert table["forker", PREDICT]["score"] == "0"
+    assert sandbox.own_groups() == []
+
+
 def test_memory_limit_stops_a_chunked_allocator(graded):
     _, _, table, *_ = graded
     row = table["hog", PREDICT]
@@ -223,6 +284,7 @@ def test_refuses_without_a_sandbox(tmp_path, monkeypatch):
     monkeypatch.setattr(sandbox.shutil, "which", lambda name: None)
     with pytest.raises(sandbox.SandboxUnavailable, match="bubblewrap"):
         sandbox.check(tmp_path)
+    assert sandbox.own_groups() == []  # no process cap left by the refused run
 
 
 def test_sandbox_caps_processes_and_hides_the_machine(tmp_path):
@@ -244,6 +306,31 @@ def test_sandbox_caps_processes_and_hides_the_machine(tmp_path):
     if sandbox.PIDS.is_dir():  # where the machine offers a pids cgroup
         assert started < 32, run.log
     assert "sees the course folder False" in run.log and "uid 65534" in run.log
+
+
+def test_cgroup_removed_after_a_run_that_leaves_processes(tmp_path):
+    script = (
+        "import subprocess\n"
+        "for _ in range(16):\n"
+        "    subprocess.Popen(['sh', '-c', \"trap '' TERM HUP; sleep 300\"],"
+        " start_new_session=True)\n"
+        "print('forked')\n"
+    )
+    run = sandbox.run(tmp_path, [sys.executable, "-c", script], sandbox.Limits(wall_seconds=60))
+    assert "forked" in run.log, run.log
+    assert sandbox.own_groups() == []
+
+
+def test_remove_group_kills_what_is_left(tmp_path):
+    if sandbox._process_cap(8) is None:
+        pytest.skip("no pids cgroup on this machine")
+    (group,) = sandbox.own_groups()
+    sleeper = subprocess.Popen(
+        ["sleep", "300"], preexec_fn=lambda: (group / "cgroup.procs").write_text("0")
+    )
+    assert sandbox._members(group) == [sleeper.pid]
+    assert sandbox.remove_group(group, seconds=10)
+    assert sleeper.wait(timeout=10) == -9 and not group.exists()
 
 
 def test_misplaced_and_renamed_notebooks_are_found(tmp_path):

@@ -95,3 +95,64 @@ def test_every_animation_prints_as_a_still_frame():
     tex = (LATEX / "perceptron-course.tex").read_text(encoding="utf-8")
     stills = re.findall(r"\\sphinxincludegraphics[^\n]*\{\{?[0-9a-f]{16}\}?\.png\}", tex)
     assert len(stills) >= animations
+
+
+# Sentences about the web page (cells tagged web-only) and their printed
+# counterparts (print-only); scripts/latex_book.py leaves out the other output's.
+WEB_ONLY = [
+    "On this page the explorer has no kernel",
+    "On the web page the cell below shows only its code",
+    "On the web page the cell shows only its code",
+    "On this page, the animation below plays the rotation",
+    "The animation replays the online run on the web page",
+    "replays the run one pass at a time",
+    "This page has no kernel behind it",
+]
+PRINT_ONLY = [
+    "On paper the cell below shows only its code.",
+    "On paper, here is the same experiment as one frame of an animation",
+    "On paper the cell shows only its code; the figure after it is one frame",
+    "is one frame of an animation that the web page plays",
+    "is one frame of a film that the web page plays",
+]
+
+
+def test_web_only_sentences_are_not_printed_and_their_counterparts_are(text):
+    for sentence in WEB_ONLY:
+        assert sentence not in text, sentence
+    for sentence in PRINT_ONLY:
+        assert sentence in text, sentence
+
+
+def test_every_box_has_a_title_and_proofs_are_titled_proof(text):
+    tex = (LATEX / "perceptron-course.tex").read_text(encoding="utf-8")
+    # A box whose title argument is missing prints an empty title bar.
+    untitled = re.findall(r"\\begin\{sphinxadmonition\}\{note\}\s*\n\s*\\sphinxAtStartPar", tex)
+    assert untitled == []
+    assert "Proof. " not in text  # sphinx-proof's run-in title, now the box's title
+    proofs = sum(
+        len(re.findall(r"^`{3,}\{prf:proof\}", cell.source, re.MULTILINE))
+        for path in toc_notebooks()
+        for cell in nbformat.read(path, as_version=4).cells
+    )
+    assert proofs >= 1 and tex.count("\\begin{sphinxadmonition}{note}{Proof}") == proofs
+
+
+# A box's title line (not the contents' "Proof Index").
+BOX_TITLE = re.compile(
+    r"^\s*(Proof\b(?! Index)|Theorem \d+\.\d+|Definition \d+\.\d+|"
+    r"Solution to Exercise \d|Exercise \d+\.\d+)"
+)
+
+
+def test_no_box_starts_at_the_foot_of_a_page():
+    result = subprocess.run(
+        ["pdftotext", "-layout", "-enc", "UTF-8", str(PDF), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    for number, page in enumerate(result.stdout.split("\f"), start=1):
+        lines = [line for line in page.splitlines() if line.strip()][:-1]  # less the foot
+        for line in lines[-2:]:
+            assert not BOX_TITLE.match(line), (number, line)

@@ -12,17 +12,27 @@ cases passed, or all or nothing.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 import importlib
+import io
 import json
 import math
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from perceptron_lib.exercises import _bind, _call_text, _changed_argument, describe, mismatch
+from perceptron_lib.exercises import (
+    ExerciseFailure,
+    _bind,
+    _call_text,
+    _changed_argument,
+    describe,
+    mismatch,
+)
 from perceptron_lib.exercises._values import size
 
 from .codec import decode, encode
@@ -285,3 +295,70 @@ def judge(
     reason = f"{message}{hidden}. {total - passed} of {total} checks failed"
     reason += "." if specials else "; this is the smallest."
     return Verdict(score, max_score, passed, total, " ".join(reason.split()))
+
+
+_QUIET = threading.Lock()
+
+
+def judge_values(
+    module: str,
+    checker: str,
+    names: list[str],
+    keywords: dict,
+    records: list[dict],
+    max_score: float,
+    *,
+    missing: str = "no result",
+    answer_error: str | None = None,
+) -> Verdict:
+    """Score a value question: the chapter's checker run here on the values recorded.
+
+    The sandbox only wrote the values of ``names`` (as data, :mod:`grading.codec`);
+    the checker, imported here from the library, decides: full points if it
+    accepts them, none with its message if it does not. ``answer_error`` is the
+    error the answer cell raised, if any: then nothing is judged (the names may
+    still hold values an earlier cell of the chapter gave them).
+    """
+    record = next((r for r in records if "values" in r or "too_large" in r), None)
+    if record is None:
+        return Verdict(0.0, max_score, 0, 1, missing)
+    if answer_error:  # its names may still hold the chapter's values: never judged
+        names_text = ", ".join(names)
+        return Verdict(
+            0.0,
+            max_score,
+            0,
+            1,
+            f"the answer cell raised {answer_error}: it must run without an error and "
+            f"assign {names_text}",
+        )
+    if record.get("too_large"):
+        size_ = f"{record['too_large']:,}"
+        return Verdict(
+            0.0, max_score, 0, 1, f"the values are too large to record ({size_} characters)"
+        )
+    absent = [str(name) for name in record.get("missing", []) if name in names]
+    if absent:
+        text = " and ".join(absent)
+        return Verdict(
+            0.0, max_score, 0, 1, f"{text} {'is' if len(absent) == 1 else 'are'} not defined"
+        )
+    recorded = record.get("values", {})
+    arguments = [decode(recorded.get(name)) for name in names]
+    checks = importlib.import_module(f"perceptron_lib.exercises.{module}")
+    try:
+        # The checker prints "Right: ..." when it accepts: kept out of the grader's output
+        # (sys.stdout is shared by the grading threads, hence the lock).
+        with _QUIET, contextlib.redirect_stdout(io.StringIO()):
+            getattr(checks, checker)(*arguments, **keywords)
+    except ExerciseFailure as failure:
+        return Verdict(0.0, max_score, 0, 1, " ".join(str(failure).split()))
+    except Exception as error:  # noqa: BLE001 - values the checker cannot even read
+        return Verdict(
+            0.0,
+            max_score,
+            0,
+            1,
+            f"the values could not be checked ({type(error).__name__}: {str(error)[:200]})",
+        )
+    return Verdict(float(max_score), max_score, 1, 1, "")

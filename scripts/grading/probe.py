@@ -8,6 +8,10 @@ and hidden ones) and appends, case by case, what came back to a file of JSON
 lines. No reference is run and no expected value exists in this process: the
 grader compares the results with the references afterwards, outside.
 
+For a value question (the answer is names the student assigns, ``w, b``),
+:func:`values` writes those names' values, as data; the grader runs the checker
+on them, outside.
+
 Whatever the notebook does here (patching the checker, inspecting frames,
 exception hooks, exits) changes only the values written, never a verdict.
 """
@@ -116,3 +120,16 @@ def run(
         )
     _write(results_path, {"question": question, "done": True})
     print(f"The results of {checker} were recorded; the grader compares them.")
+
+
+def values(question: str, names: list[str], namespace: dict, results_path: str) -> None:
+    """Record the values of ``names`` in the notebook's ``namespace`` for ``question``."""
+    record: dict = {"question": question, "values": {}, "missing": []}
+    for name in names:
+        if name in namespace:
+            record["values"][name] = encode(namespace[name])
+        else:
+            record["missing"].append(name)
+    _write(results_path, record)
+    _write(results_path, {"question": question, "done": True})
+    print(f"The values of {', '.join(names)} were recorded; the grader checks them.")

@@ -17,9 +17,14 @@ import sys
 import time
 from pathlib import Path
 
-import nbformat
-from nbclient import NotebookClient
-from nbclient.exceptions import CellExecutionError, DeadKernelError
+# jsonschema (under nbformat) builds a grammar at import for one optional format
+# check ("iri") that a notebook's schema never uses: seconds of CPU in every
+# sandbox. Marked absent, it is skipped (jsonschema imports it optionally).
+sys.modules.setdefault("rfc3987_syntax", None)
+
+import nbformat  # noqa: E402
+from nbclient import NotebookClient  # noqa: E402
+from nbclient.exceptions import CellExecutionError, DeadKernelError  # noqa: E402
 
 
 def _kernel_exit(client) -> int | None:
@@ -36,7 +41,14 @@ def _kernel_exit(client) -> int | None:
 
 # Run by the kernel at start: animations are not drawn while grading (drawing
 # every frame took more than half of a chapter's run); the answers never need them.
+# The chapters' glue (myst_nb) imports nbformat: the same grammar is skipped there.
 STARTUP = """
+import sys as _grading_sys
+
+_grading_sys.modules.setdefault("rfc3987_syntax", None)
+del _grading_sys
+
+
 def _grading_still(anim, *args, **kwargs):
     import matplotlib.pyplot as plt
     plt.close(anim._fig)

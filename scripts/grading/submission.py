@@ -13,7 +13,7 @@ import json
 import re
 import sys
 import tempfile
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import nbformat
@@ -27,13 +27,33 @@ MAX_RESULTS = 50_000_000  # characters of results read back from a sandbox
 
 @dataclass
 class Test:
-    """A locked test cell of the source: ``chNN.check_name(function)``."""
+    """A locked test cell of the source: ``chNN.check_name(function)``, or on values.
+
+    A value question's test, ``chNN.check_name(w, b, gate="xor")``, names what
+    the answer cell assigns (``names``) and keeps the call's constant keywords.
+    """
 
     grade_id: str
     module: str
     checker: str
     function: str
     points: float
+    names: tuple[str, ...] = ()  # a value question's names; empty for a function
+    keywords: dict = field(default_factory=dict)
+
+
+def _defines_function(source: nbformat.NotebookNode, grade_id: str, name: str) -> bool:
+    """Does the question's answer cell (``<grade_id>-answer``) define ``name``?"""
+    for cell in source.cells:
+        if cell.metadata.get("nbgrader", {}).get("grade_id") == f"{grade_id}-answer":
+            try:
+                tree = ast.parse(cell.source)
+            except SyntaxError:
+                return False
+            return any(
+                isinstance(node, ast.FunctionDef) and node.name == name for node in tree.body
+            )
+    return True  # no answer cell to read: a function question, as before
 
 
 def tests_of(source: nbformat.NotebookNode) -> dict[str, Test]:
@@ -50,20 +70,32 @@ def tests_of(source: nbformat.NotebookNode) -> dict[str, Test]:
                 and isinstance(node.func.value, ast.Name)
                 and re.fullmatch(r"ch\d\d", node.func.value.id)
                 and node.args
-                and isinstance(node.args[0], ast.Name)
+                and all(isinstance(argument, ast.Name) for argument in node.args)
             ):
-                found[meta["grade_id"]] = Test(
-                    meta["grade_id"],
+                names = tuple(argument.id for argument in node.args)
+                grade_id = meta["grade_id"]
+                if len(names) == 1 and _defines_function(source, grade_id, names[0]):
+                    names = ()
+                found[grade_id] = Test(
+                    grade_id,
                     node.func.value.id,
                     node.func.attr,
                     node.args[0].id,
                     float(meta.get("points", 0)),
+                    names,
+                    {k.arg: ast.literal_eval(k.value) for k in node.keywords} if names else {},
                 )
                 break
     return found
 
 
 def probe_cell(test: Test) -> str:
+    if test.names:
+        return (
+            f"import sys as _s\n_s.path.insert(0, {sandbox.GRADING!r})\nimport probe as _p\n"
+            f"_p.values({test.grade_id!r}, {list(test.names)!r}, globals(), "
+            "'out/results.jsonl')"
+        )
     return (
         f"import sys as _s\n_s.path.insert(0, {sandbox.GRADING!r})\nimport probe as _p\n"
         f"_p.run({test.grade_id!r}, {test.module!r}, {test.checker!r}, "
@@ -149,6 +181,16 @@ def missing_reason(index: int, status: dict, wall: bool, limits: sandbox.Limits)
     return "the check wrote no result (was it stopped by the notebook?)"
 
 
+def _answer_error(executed: nbformat.NotebookNode, grade_id: str) -> str | None:
+    """The error the question's answer cell raised in the sandbox, if any (for a reason)."""
+    for cell in executed.cells:
+        if cell.metadata.get("nbgrader", {}).get("grade_id") == f"{grade_id}-answer":
+            for output in cell.get("outputs", []):
+                if output.get("output_type") == "error":
+                    return str(output.get("ename", "an error"))[:100]
+    return None
+
+
 def grade_notebook(
     course: Path,
     student: str,
@@ -166,6 +208,9 @@ def grade_notebook(
     notebook, where = run_notebook(submitted, tests)
     calls = {}
     for grade_id, test in tests.items():
+        if test.names:
+            calls[grade_id] = []  # a value question: nothing to call
+            continue
         calls[grade_id] = judge.checker_calls(test.module, test.checker, test.function)
         for number, call in enumerate(calls[grade_id]):
             call.hidden = judge.hidden_cases(
@@ -199,6 +244,20 @@ def grade_notebook(
     for index, grade_id in where.items():
         own = [r for r in records if r.get("question") == grade_id]
         reason = missing_reason(index, status, result.timed_out, limits)
+        if tests[grade_id].names:
+            test = tests[grade_id]
+            verdict = judge.judge_values(
+                test.module,
+                test.checker,
+                list(test.names),
+                test.keywords,
+                own,
+                test.points,
+                missing=reason,
+                answer_error=_answer_error(executed, grade_id),
+            )
+            verdicts[grade_id] = {"index": index, **asdict(verdict)}
+            continue
         verdict = judge.judge(
             calls[grade_id],
             own,
@@ -214,6 +273,7 @@ def grade_notebook(
         "verdicts": verdicts,
         "sandbox_exit": result.returncode,
         "wall_timeout": result.timed_out,
+        "compiled_in_sandbox": result.compiled,
     }
     (out / f"{Path(name).stem}.json").write_text(json.dumps(report, indent=1))
     return report
