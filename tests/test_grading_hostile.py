@@ -216,8 +216,13 @@ def test_saboteur_touches_nothing_and_its_answer_is_judged(graded):
     assert "The results of check_prediction were recorded" in outputs  # it did run
     assert "ATTACK SUCCEEDED" not in outputs
     assert table["saboteur", PREDICT]["score"] == "0"
-    for student in ("smith, john", "Zoë Ünal"):  # nobody's written answers were touched
-        assert table[student, "ex-ch1-gates"]["reason"].startswith("written answer")
+    # Nobody's written answers were touched (the saboteur set every manual score to 99).
+    # Chapter 1's written questions; its gates exercise is graded by code since it has an
+    # answer scaffold.
+    for student in ("smith, john", "Zoë Ünal"):
+        for question in ("ex-ch1-encoding", "ex-ch1-disjunction"):
+            row = table[student, question]
+            assert row["reason"].startswith("written answer") and row["score"] == "", row
 
 
 def test_exit_costs_only_the_questions_not_reached(graded):
