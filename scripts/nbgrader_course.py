@@ -135,6 +135,21 @@ def _markdown_like(cell: nbformat.NotebookNode, source: str) -> nbformat.Noteboo
     return new
 
 
+def _checker_call(statement: ast.stmt) -> ast.Call | None:
+    """The call if ``statement`` is ``chNN.check_something(argument, ...)``, else ``None``."""
+    call = statement.value if isinstance(statement, ast.Expr) else None
+    if (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and isinstance(call.func.value, ast.Name)
+        and re.fullmatch(r"ch\d\d", call.func.value.id)
+        and call.func.attr.startswith("check_")
+        and call.args
+    ):
+        return call
+    return None
+
+
 def coding_answer(cell: nbformat.NotebookNode) -> CodingAnswer | None:
     """Take a coding exercise's first solution cell apart, or ``None`` if it is not one.
 
@@ -149,16 +164,8 @@ def coding_answer(cell: nbformat.NotebookNode) -> CodingAnswer | None:
         return None
     lines = cell.source.splitlines()
     for position, statement in enumerate(tree.body):
-        call = statement.value if isinstance(statement, ast.Expr) else None
-        if not (
-            isinstance(call, ast.Call)
-            and isinstance(call.func, ast.Attribute)
-            and isinstance(call.func.value, ast.Name)
-            and re.fullmatch(r"ch\d\d", call.func.value.id)
-            and call.func.attr.startswith("check_")
-            and call.args
-            and isinstance(call.args[0], ast.Name)
-        ):
+        call = _checker_call(statement)
+        if call is None or not isinstance(call.args[0], ast.Name):
             continue
         before = tree.body[:position]
         name = call.args[0].id
@@ -237,16 +244,8 @@ def value_answer(cell: nbformat.NotebookNode) -> ValueAnswer | None:
         return None
     lines = cell.source.splitlines()
     for position, statement in enumerate(tree.body):
-        call = statement.value if isinstance(statement, ast.Expr) else None
-        if not (
-            isinstance(call, ast.Call)
-            and isinstance(call.func, ast.Attribute)
-            and isinstance(call.func.value, ast.Name)
-            and re.fullmatch(r"ch\d\d", call.func.value.id)
-            and call.func.attr.startswith("check_")
-            and call.args
-            and all(isinstance(a, ast.Name) for a in call.args)
-        ):
+        call = _checker_call(statement)
+        if call is None or not all(isinstance(a, ast.Name) for a in call.args):
             continue
         before = tree.body[:position]
         assigned = {
