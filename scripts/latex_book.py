@@ -87,6 +87,7 @@ UNICODE_SYMBOLS = {
     "λ": r"\lambda",
     "μ": r"\mu",
     "π": r"\pi",
+    "ρ": r"\rho",
     "σ": r"\sigma",
     "τ": r"\tau",
     "φ": r"\phi",

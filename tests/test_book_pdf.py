@@ -83,3 +83,34 @@ def test_the_build_leaves_out_the_other_outputs_cells():
     assert kept("print") == ["On paper, a frame.", "Both."]
     assert kept("web") == ["On the web page, a film.", "Both."]
     assert "remove-cell" not in json.dumps(notebook)  # the notebook given is not changed
+
+
+def test_every_greek_letter_or_math_symbol_the_chapters_write_prints():
+    """pdflatex's utf8 input stops at a Greek letter or a math symbol it was not given.
+
+    A caption wrote the kernel scale as a Unicode rho, which the preamble did not
+    declare, and the PDF build stopped there ("Unicode character not set up").
+    Latin-1 letters and signs (é, ±, ², ·) and punctuation (–) are known to
+    pdflatex; Greek, mathematical symbols and arrows are not.
+    """
+
+    def needs_declaring(char: str) -> bool:
+        code = ord(char)
+        return 0x370 <= code <= 0x3FF or 0x2100 <= code <= 0x2BFF or code >= 0x1D400
+
+    missing = {}
+    for path in [*toc_notebooks(), *sorted((ROOT / "book").glob("*.md"))]:
+        if path.suffix == ".ipynb":
+            cells = nbformat.read(path, as_version=4).cells
+            text = "".join(
+                cell.source
+                + json.dumps(cell.metadata, ensure_ascii=False)
+                + json.dumps(cell.get("outputs", []), ensure_ascii=False)
+                for cell in cells
+            )
+        else:
+            text = path.read_text(encoding="utf-8")
+        for char in set(text):
+            if needs_declaring(char) and char not in latex_book.UNICODE_SYMBOLS:
+                missing.setdefault(char, []).append(path.name)
+    assert not missing, f"declare these for LaTeX in scripts/latex_book.py: {missing}"
