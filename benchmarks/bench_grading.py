@@ -4,7 +4,7 @@ Run with ``make bench`` (after the training benchmark) or on its own:
 ``python benchmarks/bench_grading.py [CHAPTER] [STUDENTS]`` (default chapter 5,
 8 students). It writes a course for the chapter in a temporary folder, hands
 in the answer key under STUDENTS names, and times ``make grade``'s work
-(``scripts/grades.py``): every notebook run in its sandbox, in parallel on the
+(``scripts/grading/grades.py``): every notebook run in its sandbox, in parallel on the
 machine's cores, then recorded by nbgrader. A second run, with nothing changed,
 is timed too. The load average is printed with the times: on a shared machine
 they move from run to run. A measurement, not a test.
@@ -31,10 +31,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
-import grades  # noqa: E402
-import nbgrader_course  # noqa: E402
-import sample_submissions  # noqa: E402
-from grading import sandbox  # noqa: E402
+from grading import (  # noqa: E402
+    grades,
+    nbgrader_course,
+    sample_submissions,
+    sandbox,  # noqa: E402
+)
 
 CPUACCT = Path("/sys/fs/cgroup/cpuacct")
 

@@ -9,7 +9,7 @@ printed next to it).
 
 Columns: scikit-learn; ours with the plain loop (``_loops.perceptron_epoch``,
 the readable reference); ours as shipped (speculative epochs,
-:mod:`perceptron_lib._speculative`); the speed-up of the latter over
+:mod:`perceptron_lib.loops.speculative`); the speed-up of the latter over
 scikit-learn.
 
 Regimes:
@@ -55,8 +55,10 @@ from scipy import sparse
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import Perceptron as SklearnPerceptron
 
-from perceptron_lib import Perceptron, _loops, _speculative
+from perceptron_lib import Perceptron
 from perceptron_lib import perceptron as perceptron_module
+from perceptron_lib.loops import plain as _loops
+from perceptron_lib.loops import speculative as _speculative
 
 REPEATS = 7
 

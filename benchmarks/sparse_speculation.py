@@ -1,13 +1,13 @@
-"""Would speculative epochs pay on sparse rows? The experiment behind ``_sparse_loops``.
+"""Would speculative epochs pay on sparse rows? The experiment behind ``loops.sparse``.
 
 Run with ``python benchmarks/sparse_speculation.py`` (not part of ``make bench``).
 It compiles a speculative perceptron epoch over the nonzeros of a CSR matrix, built
-like :mod:`perceptron_lib._speculative` (the plain loop while mistakes are near,
+like :mod:`perceptron_lib.loops.speculative` (the plain loop while mistakes are near,
 then blocks of 32 rows scored four at a time, each row summed in its stored order),
 checks that it gives the plain sparse loop's weights bit for bit, and times both in
 CPU seconds (``time.process_time``, best of 3) on three densities, with no intercept.
 The library keeps the plain loop: this never paid (see the docstring of
-:mod:`perceptron_lib._sparse_loops` for the numbers measured).
+:mod:`perceptron_lib.loops.sparse` for the numbers measured).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 from scipy import sparse
 
-from perceptron_lib._sparse_loops import sparse_activation, sparse_perceptron_epoch
+from perceptron_lib.loops.sparse import sparse_activation, sparse_perceptron_epoch
 
 SPECULATE_AFTER, MAX_WAIT, BLOCK = 16, 1024, 32
 

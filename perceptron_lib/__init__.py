@@ -6,6 +6,15 @@ classifiers (:class:`Perceptron`, :class:`AveragedPerceptron`,
 teaching, the theory (margin, radius, mistake bound, separability), data sets,
 feature maps, plots and widgets.
 
+The package's folders say what each part holds: the estimators at the top
+(``perceptron.py``, ``averaged.py``, ``voted.py``, ``batch.py``, ``margin.py``,
+``kernel.py``, ``distributed.py``) with the training trace (``trace.py``) and
+Rosenblatt's form of the rule (``rosenblatt.py``); the loops they run in
+:mod:`~perceptron_lib.loops`; then :mod:`~perceptron_lib.theory`,
+:mod:`~perceptron_lib.data`, :mod:`~perceptron_lib.figures`,
+:mod:`~perceptron_lib.widgets`, :mod:`~perceptron_lib.experiments` and
+:mod:`~perceptron_lib.exercises`.
+
 The figures and animations are exported lazily: ``import perceptron_lib`` does
 not import matplotlib (nor ipywidgets); the first use of a ``plot_*`` or
 ``animat*`` name imports its module.
@@ -15,23 +24,8 @@ import importlib
 
 from . import exercises
 from .averaged import AveragedPerceptron
-from .averaging import (  # voting and averaging, taken apart (chapter 6)
-    VotingComparison,
-    compare_last_voted_averaged,
-    naive_average,
-    vote,
-    weighted_sum,
-)
 from .batch import BatchPerceptron
-from .convergence import (
-    hadamard_example,
-    lifted_bound,
-    lifted_margin,
-    lifted_radius,
-    max_lifted_margin,
-    proof_steps,
-)
-from .data import (
+from .data.datasets import (
     SeparableData,
     at_least_m_of_n,
     lecture_notes_example,
@@ -45,19 +39,33 @@ from .data import (
     sentiment_example,
     three_points_example,
 )
-from .experiments import ErrorCurve, OrderingResult, error_by_epoch, ordering_experiment
-from .features import (
+from .data.features import (
     PairwiseProducts,
     add_constant_feature,
     n_conjunction_features,
     pairwise_products,
 )
+from .experiments.training import ErrorCurve, OrderingResult, error_by_epoch, ordering_experiment
 from .kernel import KernelPerceptron
-from .losses import perceptron_criterion, perceptron_criterion_gradient, zero_one_loss
 from .margin import MarginPerceptron
 from .perceptron import Perceptron
 from .rosenblatt import RosenblattRun, rosenblatt_train, rosenblatt_update, threshold_sign
-from .theory import (
+from .theory.averaging import (  # voting and averaging, taken apart (chapter 6)
+    VotingComparison,
+    compare_last_voted_averaged,
+    naive_average,
+    vote,
+    weighted_sum,
+)
+from .theory.convergence import (
+    hadamard_example,
+    lifted_bound,
+    lifted_margin,
+    lifted_radius,
+    max_lifted_margin,
+    proof_steps,
+)
+from .theory.geometry import (
     MaxMarginResult,
     is_linearly_separable,
     margin,
@@ -66,24 +74,25 @@ from .theory import (
     radius,
     signed_distance,
 )
+from .theory.losses import perceptron_criterion, perceptron_criterion_gradient, zero_one_loss
 from .trace import TrainingTrace, training_trace
 from .voted import VotedPerceptron
 
 # Names whose modules import matplotlib: imported on first use (see __getattr__).
 _LAZY = {
-    "animate_training": "animation",
-    "animation_html": "animation",
-    "plot_error_curve": "curves",
-    "plot_loss_profile": "curves",
-    "plot_run_spread": "curves",
-    "plot_boundary": "plotting",
-    "plot_data": "plotting",
-    "plot_decision_regions": "plotting",
-    "plot_margin_band": "plotting",
-    "plot_mistakes_per_epoch": "plotting",
-    "plot_projections": "plotting",
-    "plot_unit_truth_table": "plotting",
-    "plot_update": "plotting",
+    "animate_training": "figures.animation",
+    "animation_html": "figures.animation",
+    "plot_error_curve": "figures.curves",
+    "plot_loss_profile": "figures.curves",
+    "plot_run_spread": "figures.curves",
+    "plot_boundary": "figures.basic",
+    "plot_data": "figures.basic",
+    "plot_decision_regions": "figures.basic",
+    "plot_margin_band": "figures.basic",
+    "plot_mistakes_per_epoch": "figures.basic",
+    "plot_projections": "figures.basic",
+    "plot_unit_truth_table": "figures.basic",
+    "plot_update": "figures.basic",
 }
 
 

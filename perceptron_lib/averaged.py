@@ -6,10 +6,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ._base import is_sparse, unchecked_overflow
-from ._loops import averaged_perceptron_epoch as plain_averaged_epoch
 from ._online import OnlineLinearClassifier
-from ._sparse_loops import sparse_averaged_perceptron_epoch
-from ._speculative import averaged_perceptron_epoch, speculation_pays
+from .loops.plain import averaged_perceptron_epoch as plain_averaged_epoch
+from .loops.sparse import sparse_averaged_perceptron_epoch
+from .loops.speculative import averaged_perceptron_epoch, speculation_pays
 
 
 class AveragedPerceptron(OnlineLinearClassifier):

@@ -35,7 +35,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from ._base import LinearBinaryClassifier, unchecked_overflow
-from ._compile import compiled
+from .loops.jit import compiled
 
 __all__ = ["KernelPerceptron", "kernel_perceptron_epoch"]
 

@@ -17,10 +17,10 @@ from numpy.typing import NDArray
 from sklearn.utils._param_validation import Interval
 
 from ._base import is_sparse
-from ._compile import compiled
-from ._loops import activation, record_step
 from ._online import OnlineLinearClassifier
-from ._sparse_loops import sparse_margin_perceptron_epoch
+from .loops.jit import compiled
+from .loops.plain import activation, record_step
+from .loops.sparse import sparse_margin_perceptron_epoch
 
 
 @compiled
@@ -29,7 +29,7 @@ def margin_perceptron_epoch(X, y, order, w, b, eta, tau, fit_intercept, updates,
 
     ``w`` is updated in place; ``updates[t]`` is set to whether the t-th
     example visited triggered an update; ``steps``, if given, records every
-    step as in :func:`perceptron_lib._loops.perceptron_epoch`. Returns the new
+    step as in :func:`perceptron_lib.loops.plain.perceptron_epoch`. Returns the new
     bias (NaN if an activation overflowed).
     """
     for t in range(order.shape[0]):

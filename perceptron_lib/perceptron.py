@@ -6,10 +6,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ._base import is_sparse
-from ._loops import perceptron_epoch as plain_perceptron_epoch
 from ._online import OnlineLinearClassifier
-from ._sparse_loops import sparse_perceptron_epoch
-from ._speculative import perceptron_epoch, speculation_pays
+from .loops.plain import perceptron_epoch as plain_perceptron_epoch
+from .loops.sparse import sparse_perceptron_epoch
+from .loops.speculative import perceptron_epoch, speculation_pays
 
 
 class Perceptron(OnlineLinearClassifier):

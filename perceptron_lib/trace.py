@@ -93,8 +93,8 @@ def training_trace(estimator: OnlineLinearClassifier, X: ArrayLike, y: ArrayLike
     The copy is trained by its own ``fit`` machinery: the same epochs, the same
     order of the examples (same ``shuffle`` and ``random_state``) and the same
     compiled training loop, which is asked to write each step into a record
-    array as it goes (:mod:`perceptron_lib._speculative` for the perceptron and the
-    averaged perceptron, :mod:`perceptron_lib._loops` otherwise). So the trace is a
+    array as it goes (:mod:`perceptron_lib.loops.speculative` for the perceptron and the
+    averaged perceptron, :mod:`perceptron_lib.loops.plain` otherwise). So the trace is a
     recording of the run, not a re-implementation: its last weights are, bit
     for bit, those ``estimator.fit(X, y)`` ends with (for the averaged and
     voted perceptrons: the current weights, not the averaged or voted ones).

@@ -6,9 +6,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ._base import is_sparse, unchecked_overflow
-from ._loops import perceptron_epoch
 from ._online import OnlineLinearClassifier
-from ._sparse_loops import sparse_perceptron_epoch
+from .loops.plain import perceptron_epoch
+from .loops.sparse import sparse_perceptron_epoch
 
 # Scores are computed in blocks of examples so that the (block x n_vectors)
 # matrix of votes stays near this many entries, whatever the data size.

@@ -307,7 +307,7 @@ ICON_JS = r"""() => {
     });
 }"""
 
-# Font Awesome's full fonts: the site serves subsets (scripts/icon_font.py).
+# Font Awesome's full fonts: the site serves subsets (scripts/site/icon_font.py).
 FULL_ICON_FONT = re.compile(r"/webfonts/fa-[a-z]+-[0-9]+\.(woff2|ttf|woff)(\?|$)")
 
 

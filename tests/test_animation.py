@@ -16,13 +16,13 @@ from perceptron_lib import (
     make_separable,
     training_trace,
 )
-from perceptron_lib.animation import (
+from perceptron_lib.figures.animation import (
     animate_training,
     animation_html,
     draw_update_frame,
     sample_updates,
 )
-from perceptron_lib.plotting import plot_data
+from perceptron_lib.figures.basic import plot_data
 
 LECTURE_X, LECTURE_Y = lecture_notes_example()
 

@@ -1,4 +1,4 @@
-"""perceptron_lib.at_scale: Amdahl's law, mistake gaps, and what reordering a sum does."""
+"""experiments.at_scale: Amdahl's law, mistake gaps, and what reordering a sum does."""
 
 from __future__ import annotations
 
@@ -6,17 +6,17 @@ import numpy as np
 import pytest
 
 from perceptron_lib import Perceptron
-from perceptron_lib._loops import perceptron_epoch
-from perceptron_lib.at_scale import (
+from perceptron_lib.experiments.at_scale import (
     amdahl_speedup,
     decimal_data,
     epoch_mistake_positions,
     first_divergence,
     gaps_between_mistakes,
     lane_sum_perceptron_epoch,
-    mixing_weights,
     run_epochs,
 )
+from perceptron_lib.loops.plain import perceptron_epoch
+from perceptron_lib.mixing import mixing_weights
 
 
 def test_amdahl_limits():

@@ -19,8 +19,14 @@ from perceptron_lib import (
     make_separable,
     training_trace,
 )
-from perceptron_lib.animation import animation_html
-from perceptron_lib.averaging import (
+from perceptron_lib.figures.animation import animation_html
+from perceptron_lib.figures.voting import (
+    animate_voting,
+    plot_prediction_cost,
+    plot_vote,
+    plot_voting_comparison,
+)
+from perceptron_lib.theory.averaging import (
     VotingComparison,
     compare_last_voted_averaged,
     last_update,
@@ -31,13 +37,7 @@ from perceptron_lib.averaging import (
     voting_snapshots,
     weighted_sum,
 )
-from perceptron_lib.voting_figures import (
-    animate_voting,
-    plot_prediction_cost,
-    plot_vote,
-    plot_voting_comparison,
-)
-from perceptron_lib.widgets import _voting_view, voting_explorer
+from perceptron_lib.widgets.explorers import _voting_view, voting_explorer
 
 
 def quietly(model, X, y):

@@ -8,14 +8,14 @@ import pytest
 from sklearn.datasets import make_moons
 
 from perceptron_lib import KernelPerceptron, make_xor
-from perceptron_lib.animation import animation_html
-from perceptron_lib.beyond_linear import (
+from perceptron_lib.figures.animation import animation_html
+from perceptron_lib.figures.beyond_linear import (
     _plane_height,
     animate_kernel_training,
     plot_kernel_model,
     plot_lifted_plane,
 )
-from perceptron_lib.widgets import _kernel_view, kernel_explorer
+from perceptron_lib.widgets.explorers import _kernel_view, kernel_explorer
 
 LIFTED = np.array([[0, 0, 0], [0, 1, 0], [1, 0, 0], [1, 1, 1]], dtype=float)
 

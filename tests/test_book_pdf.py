@@ -9,7 +9,7 @@ import sys
 import nbformat
 from toc import ROOT, toc_notebooks
 
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "scripts" / "pdf"))
 import latex_book  # noqa: E402
 from book_pdf import publish  # noqa: E402
 
@@ -32,7 +32,7 @@ def test_without_a_pdf_the_pages_keep_printing(tmp_path):
     assert not (site / "missing.pdf").exists()
 
 
-# --- web-only and print-only cells (scripts/latex_book.py) -------------------------
+# --- web-only and print-only cells (scripts/pdf/latex_book.py) -------------------------
 
 WEB_ONLY_WORDING = re.compile(
     r"On this page|This page has no kernel|static (web )?page|On the web page"
@@ -113,4 +113,4 @@ def test_every_greek_letter_or_math_symbol_the_chapters_write_prints():
         for char in set(text):
             if needs_declaring(char) and char not in latex_book.UNICODE_SYMBOLS:
                 missing.setdefault(char, []).append(path.name)
-    assert not missing, f"declare these for LaTeX in scripts/latex_book.py: {missing}"
+    assert not missing, f"declare these for LaTeX in scripts/pdf/latex_book.py: {missing}"

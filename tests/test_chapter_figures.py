@@ -4,7 +4,7 @@ tests/test_legibility.py measures the library's figure functions; a chapter
 also lays out figures of its own (``plt.subplots`` in a cell). This test runs
 a chapter top to bottom in a kernel in which every PNG the inline backend
 renders (``bbox_inches="tight"``, as the book shows it) is first measured with
-:func:`perceptron_lib.legibility.smallest_text`, and asks each of them for at
+:func:`perceptron_lib.figures.legibility.smallest_text`, and asks each of them for at
 least 8 CSS px at 342 px wide. Animation frames (saved whole, not cropped) are
 measured by tests/test_legibility.py.
 
@@ -20,7 +20,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from perceptron_lib.legibility import SMALLEST_TEXT
+from perceptron_lib.figures.legibility import SMALLEST_TEXT
 
 BOOK = Path(__file__).resolve().parent.parent / "book"
 CHAPTERS = sorted(path.name for path in BOOK.glob("0[1-8]_*.ipynb"))
@@ -30,7 +30,7 @@ CHAPTERS = sorted(path.name for path in BOOK.glob("0[1-8]_*.ipynb"))
 MEASURE = """
 import matplotlib.backend_bases as _figure_backend
 from IPython import get_ipython as _get_ipython
-from perceptron_lib.legibility import smallest_text as _smallest_text
+from perceptron_lib.figures.legibility import smallest_text as _smallest_text
 
 _figure_sizes, _figure_cell = [], [""]
 _print_figure = _figure_backend.FigureCanvasBase.print_figure

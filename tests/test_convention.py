@@ -13,10 +13,12 @@ import itertools
 import numpy as np
 import pytest
 
-from perceptron_lib import data, plotting, theory
-from perceptron_lib._drawing import _clip_half_plane
-from perceptron_lib.convergence import max_lifted_margin
-from perceptron_lib.features import add_constant_feature
+from perceptron_lib.data import datasets as data
+from perceptron_lib.data.features import add_constant_feature
+from perceptron_lib.figures import basic as plotting
+from perceptron_lib.figures.drawing import _clip_half_plane
+from perceptron_lib.theory import geometry as theory
+from perceptron_lib.theory.convergence import max_lifted_margin
 
 
 @pytest.mark.parametrize(("m", "n"), [(m, n) for n in range(1, 6) for m in range(0, n + 1)])

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from perceptron_lib import Perceptron, make_separable, mistake_bound, training_trace
-from perceptron_lib.convergence import (
+from perceptron_lib.theory.convergence import (
     bound_experiment,
     hadamard_example,
     lift,
@@ -144,8 +144,8 @@ def test_bad_constant_is_rejected(constant):
 def test_bound_case_and_its_view():
     import matplotlib.pyplot as plt
 
-    from perceptron_lib.convergence import bound_case
-    from perceptron_lib.convergence_widgets import _bound_view, bound_explorer
+    from perceptron_lib.theory.convergence import bound_case
+    from perceptron_lib.widgets.convergence import _bound_view, bound_explorer
 
     case = bound_case(0.1, 2.0, random_state=3)
     assert 1 <= case.mistakes <= case.bound
@@ -162,7 +162,7 @@ def test_bound_case_and_its_view():
 def test_convergence_plots():
     import matplotlib.pyplot as plt
 
-    from perceptron_lib.convergence_plots import plot_bound_vs_mistakes, plot_proof_steps
+    from perceptron_lib.figures.convergence import plot_bound_vs_mistakes, plot_proof_steps
 
     with pytest.raises(ValueError, match="positive"):
         plot_bound_vs_mistakes([1.0, 2.0], [0, 1])
@@ -178,8 +178,8 @@ def test_convergence_plots():
 def test_tau_boundaries_title_each_panel_with_the_margin_reached():
     import matplotlib.pyplot as plt
 
-    from perceptron_lib.convergence_plots import plot_tau_boundaries
-    from perceptron_lib.theory import margin, max_margin
+    from perceptron_lib.figures.convergence import plot_tau_boundaries
+    from perceptron_lib.theory.geometry import margin, max_margin
 
     data = make_separable(20, margin=0.1, random_state=0)
     model = Perceptron(random_state=0).fit(data.X, data.y)

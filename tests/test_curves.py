@@ -6,8 +6,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from perceptron_lib.curves import plot_error_curve, plot_loss_profile, plot_run_spread
-from perceptron_lib.experiments import ErrorCurve, OrderingResult
+from perceptron_lib.experiments.training import ErrorCurve, OrderingResult
+from perceptron_lib.figures.curves import plot_error_curve, plot_loss_profile, plot_run_spread
 
 
 def test_error_curve_draws_both_errors_against_passes():
@@ -59,7 +59,7 @@ def test_loss_profile_checks_shapes():
 
 
 def test_descent_path_draws_the_function_and_each_step_on_it():
-    from perceptron_lib.curves import plot_descent_path
+    from perceptron_lib.figures.curves import plot_descent_path
 
     def f(t):
         return np.maximum(0.0, 1.0 - t)
@@ -75,7 +75,7 @@ def test_descent_path_draws_the_function_and_each_step_on_it():
 
 
 def test_descent_path_refuses_bad_input():
-    from perceptron_lib.curves import plot_descent_path
+    from perceptron_lib.figures.curves import plot_descent_path
 
     with pytest.raises(TypeError, match="callable"):
         plot_descent_path([1, 2], [0.0])

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perceptron_lib.data import (
+from perceptron_lib.data.datasets import (
     at_least_m_of_n,
     lecture_notes_example,
     load_breast_cancer_task,
@@ -22,7 +22,7 @@ from perceptron_lib.data import (
     sentiment_example,
     three_points_example,
 )
-from perceptron_lib.theory import is_linearly_separable, margin, radius
+from perceptron_lib.theory.geometry import is_linearly_separable, margin, radius
 
 # -- make_separable ----------------------------------------------------------------
 

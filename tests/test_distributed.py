@@ -26,8 +26,7 @@ from distributed import Client  # noqa: E402
 
 from perceptron_lib import Perceptron  # noqa: E402
 from perceptron_lib import distributed as ipm  # noqa: E402
-from perceptron_lib.convergence import lifted_radius, max_lifted_margin  # noqa: E402
-from perceptron_lib.data import make_separable  # noqa: E402
+from perceptron_lib.data.datasets import make_separable  # noqa: E402
 from perceptron_lib.distributed import (  # noqa: E402
     ParameterMixingPerceptron,
     iterative_parameter_mixing,
@@ -36,6 +35,7 @@ from perceptron_lib.distributed import (  # noqa: E402
     parameter_mixing,
     shard_bounds,
 )
+from perceptron_lib.theory.convergence import lifted_radius, max_lifted_margin  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -408,7 +408,7 @@ def test_a_worker_that_dies_mid_fit_ends_in_a_clear_error_and_no_cluster_is_left
 
 
 def test_accuracy_per_round_compares_the_methods_on_the_same_rounds():
-    from perceptron_lib.mixing_experiments import accuracy_per_round, mixing_data
+    from perceptron_lib.experiments.mixing import accuracy_per_round, mixing_data
 
     data = mixing_data("noisy")
     table = accuracy_per_round(data, shard_counts=(1, 4), max_rounds=4)
@@ -424,7 +424,7 @@ def test_accuracy_per_round_compares_the_methods_on_the_same_rounds():
 
 
 def test_timings_and_data_movement_are_measured_on_the_cluster(client):
-    from perceptron_lib.mixing_experiments import data_movement_cost, round_time_by_size
+    from perceptron_lib.experiments.mixing import data_movement_cost, round_time_by_size
 
     table = round_time_by_size(client, sizes=(500, 2000), n_features=5, n_rounds=2)
     assert table["n"].tolist() == [500, 2000] and (table["n_shards"] == 2).all()
@@ -435,7 +435,7 @@ def test_timings_and_data_movement_are_measured_on_the_cluster(client):
 
 
 def test_mistake_bound_table_reports_the_left_side_the_bound_and_all_updates():
-    from perceptron_lib.mixing_experiments import mistake_bound_table
+    from perceptron_lib.experiments.mixing import mistake_bound_table
 
     X, y = orthonormal_copies(8)
     table = mistake_bound_table(X, y, shard_counts=(1, 8)).set_index(["n_shards", "mixing"])

@@ -333,7 +333,7 @@ def test_label_encoding_does_not_change_the_weights():
 
 
 def test_numba_and_python_loops_give_identical_weights():
-    from perceptron_lib import _loops
+    from perceptron_lib.loops import plain as _loops
 
     X, y = _noisy_blobs()
     y = signed(y)
@@ -447,7 +447,7 @@ def test_trace_records_the_estimators_own_current_weights(cls):
 
 
 def test_recording_a_step_changes_nothing_compiled_or_not():
-    from perceptron_lib import _loops
+    from perceptron_lib.loops import plain as _loops
 
     X, y = _noisy_blobs()
     y = signed(y)

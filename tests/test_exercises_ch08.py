@@ -134,7 +134,7 @@ def test_mix_slips_get_their_hint(wrong, hint):
 
 
 def test_mixing_weights_reject_bad_input():
-    from perceptron_lib.at_scale import mixing_weights
+    from perceptron_lib.mixing import mixing_weights
 
     with pytest.raises(ValueError, match="'uniform' or 'weighted'"):
         mixing_weights([1, 2], "average")

@@ -9,7 +9,7 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 
 from perceptron_lib import BatchPerceptron, Perceptron
-from perceptron_lib.experiments import ORDERINGS, error_by_epoch, ordering_experiment
+from perceptron_lib.experiments.training import ORDERINGS, error_by_epoch, ordering_experiment
 
 
 def separable(n=60, seed=0):

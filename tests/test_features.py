@@ -1,4 +1,4 @@
-"""Tests of perceptron_lib.features: constant feature, pairwise products, the transformer."""
+"""Tests of perceptron_lib.data.features: constant feature, pairwise products, the transformer."""
 
 import itertools
 import warnings
@@ -16,14 +16,14 @@ from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import check_estimator
 
 from perceptron_lib import Perceptron
-from perceptron_lib.data import make_xor, sentiment_example
-from perceptron_lib.features import (
+from perceptron_lib.data.datasets import make_xor, sentiment_example
+from perceptron_lib.data.features import (
     PairwiseProducts,
     add_constant_feature,
     n_conjunction_features,
     pairwise_products,
 )
-from perceptron_lib.theory import is_linearly_separable
+from perceptron_lib.theory.geometry import is_linearly_separable
 
 
 def reference_pairwise_products(X):

@@ -22,10 +22,7 @@ import pytest
 from toc import ROOT
 
 sys.path.insert(0, str(ROOT / "scripts"))
-import grades  # noqa: E402
-import nbgrader_course  # noqa: E402
-import sample_submissions  # noqa: E402
-from grading import judge, sandbox  # noqa: E402
+from grading import grades, judge, nbgrader_course, sample_submissions, sandbox  # noqa: E402  # noqa: E402
 
 PREDICT = sample_submissions.PREDICT
 ACTIVATION = "ex-ch1-activation"
@@ -187,6 +184,21 @@ def test_cheats_score_what_the_answer_is_worth(graded):
             "predict(w=[0.0], x=[0.0], b=0.0) returned 0 but should return -1" in row["reason"]
         ), row
         assert table[student, ACTIVATION]["score"] == "2", student
+
+
+def test_honest_runs_compile_nothing_in_the_sandbox(graded):
+    """numba's cache, prepared once outside, is found inside: no loop is compiled again.
+
+    The library keeps compiled loops beside the modules that define them
+    (perceptron_lib/loops/, the estimators' folder); each sandbox gets a copy in
+    the folders numba looks in. A copy in the wrong folder costs seconds per notebook.
+    """
+    course, *_ = graded
+    for student, assignment in (("values-right", "ch07"), ("Zoë Ünal", "ch01")):
+        folder = course / "sandbox" / student / assignment
+        (report,) = (p for p in folder.glob("*.json") if p.name != "found.json")
+        compiled = json.loads(report.read_text())["compiled_in_sandbox"]
+        assert compiled == 0, f"{student} {assignment}: {compiled} loops compiled in the sandbox"
 
 
 def test_partial_credit_is_the_fraction_of_cases_passed(graded):

@@ -4,7 +4,7 @@ JupyterLab from the course's own environment is started on a free localhost
 port, token-less and without a browser, on a temporary copy of the chapter
 notebooks; headless Chromium opens each chapter and reads what is on screen.
 With the MyST renderer (jupyterlab-myst, pinned in requirements.txt) and the
-course's math macros in each notebook (written by scripts/tidy_notebook.py from
+course's math macros in each notebook (written by scripts/notebooks/tidy_notebook.py from
 _config.yml), a student sees neither raw MyST (``:label:``, ``{cite:p}``,
 ``{glue:text}``, a ```` ```{directive} ```` fence) nor an undefined macro
 (``\\vx`` in red).
@@ -34,7 +34,7 @@ import pytest
 from playwright import sync_api
 from toc import ROOT, toc_notebooks
 
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "scripts" / "notebooks"))
 from tidy_notebook import MACROS_CELL_ID, course_macros, macros_in  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -198,7 +198,7 @@ def test_every_chapter_carries_exactly_the_course_macros(notebook):
     found = macros_in(nbformat.read(notebook, as_version=4))
     assert found == course_macros(), (
         f"{notebook.name}: the macros cell differs from _config.yml: "
-        f"run `python scripts/tidy_notebook.py {notebook.relative_to(ROOT)}`"
+        f"run `python scripts/notebooks/tidy_notebook.py {notebook.relative_to(ROOT)}`"
     )
 
 

@@ -1,7 +1,7 @@
 """Every figure function the chapters call is legible on a phone (issue 24).
 
 A 390 px phone shows a figure 342 CSS px wide; its smallest text must then be
-at least 8 CSS px tall (:mod:`perceptron_lib.legibility`). Each library
+at least 8 CSS px tall (:mod:`perceptron_lib.figures.legibility`). Each library
 function is called as a chapter calls it when it makes its own figure (no
 ``ax``), and each animation's figure is measured as ``to_jshtml()`` saves its
 frames (the whole figure, not cropped). Figures that a chapter lays out itself
@@ -22,38 +22,38 @@ from perceptron_lib import (
     make_separable,
     training_trace,
 )
-from perceptron_lib.animation import animate_training
-from perceptron_lib.averaging import VotingComparison, voting_snapshots
-from perceptron_lib.beyond_linear import (
+from perceptron_lib.experiments.mixing import accuracy_per_round, mixing_data
+from perceptron_lib.experiments.training import ErrorCurve, OrderingResult
+from perceptron_lib.figures.animation import animate_training
+from perceptron_lib.figures.basic import plot_mistakes_per_epoch
+from perceptron_lib.figures.beyond_linear import (
     animate_kernel_training,
     plot_kernel_model,
     plot_lifted_plane,
 )
-from perceptron_lib.convergence import bound_case, max_lifted_margin, proof_steps
-from perceptron_lib.convergence_plots import (
+from perceptron_lib.figures.convergence import (
     plot_bound_case,
     plot_bound_vs_mistakes,
     plot_proof_steps,
     plot_tau_boundaries,
     plot_weight_norm,
 )
-from perceptron_lib.curves import plot_error_curve, plot_loss_profile, plot_run_spread
-from perceptron_lib.experiments import ErrorCurve, OrderingResult
-from perceptron_lib.legibility import SMALLEST_TEXT, smallest_text
-from perceptron_lib.margin import MarginPerceptron
-from perceptron_lib.mixing_experiments import accuracy_per_round, mixing_data
-from perceptron_lib.plotting import plot_mistakes_per_epoch
-from perceptron_lib.scale_plots import (
+from perceptron_lib.figures.curves import plot_error_curve, plot_loss_profile, plot_run_spread
+from perceptron_lib.figures.legibility import SMALLEST_TEXT, smallest_text
+from perceptron_lib.figures.scale import (
     animate_mixing,
     plot_accuracy_grid,
     plot_accuracy_per_round,
     plot_amdahl,
     plot_mistake_gaps,
 )
-from perceptron_lib.scale_plots import plot_mistakes_per_epoch as plot_epoch_mistakes
-from perceptron_lib.theory import max_margin
+from perceptron_lib.figures.scale import plot_mistakes_per_epoch as plot_epoch_mistakes
+from perceptron_lib.figures.voting import plot_prediction_cost, plot_voting_comparison
+from perceptron_lib.margin import MarginPerceptron
+from perceptron_lib.theory.averaging import VotingComparison, voting_snapshots
+from perceptron_lib.theory.convergence import bound_case, max_lifted_margin, proof_steps
+from perceptron_lib.theory.geometry import max_margin
 from perceptron_lib.voted import VotedPerceptron
-from perceptron_lib.voting_figures import plot_prediction_cost, plot_voting_comparison
 
 DATA = make_separable(30, margin=0.05, intercept=0.2, random_state=2)
 TRACE = training_trace(Perceptron(random_state=0), DATA.X, DATA.y)
@@ -79,7 +79,7 @@ FIGURES = {
     "plot_bound_case": lambda: plot_bound_case(bound_case(0.1, 2.0, random_state=3)),
     "plot_lifted_plane": lambda: plot_lifted_plane(LIFTED, [-1, 1, 1, -1], [-1.0, -1.0, 2.0], 0.5),
     "plot_kernel_model": lambda: plot_kernel_model(kernel_model(), MOONS_X, MOONS_Y),
-    "scale_plots.plot_mistakes_per_epoch": lambda: plot_epoch_mistakes([[1, 5], [3]], 10),
+    "figures.scale.plot_mistakes_per_epoch": lambda: plot_epoch_mistakes([[1, 5], [3]], 10),
     "plot_mistake_gaps": lambda: plot_mistake_gaps([[5], []], 10),
     "plot_amdahl": lambda: plot_amdahl(np.linspace(0, 1, 5), workers=(2, 8)),
     "plot_accuracy_grid": lambda: plot_accuracy_grid(
@@ -127,7 +127,7 @@ ANIMATIONS = {
 
 
 def animate_voting_small():
-    from perceptron_lib.voting_figures import animate_voting
+    from perceptron_lib.figures.voting import animate_voting
 
     snapshots = voting_snapshots(VotedPerceptron(random_state=0), DATA.X, DATA.y, 3)
     return animate_voting(snapshots, DATA.X, DATA.y, [0.0, 0.0])

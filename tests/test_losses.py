@@ -9,7 +9,7 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 
 from perceptron_lib import BatchPerceptron
-from perceptron_lib.losses import (
+from perceptron_lib.theory.losses import (
     perceptron_criterion,
     perceptron_criterion_gradient,
     zero_one_loss,

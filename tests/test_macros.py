@@ -1,8 +1,8 @@
 """The course's maths macros, as each of the book's three readers gets them (issue 24).
 
 ``_config.yml`` defines them once; the site's MathJax reads them there, the
-notebooks' hidden macros cell (``scripts/tidy_notebook.py``) carries them to
-JupyterLab, and ``scripts/latex_book.py`` writes them into the PDF's preamble.
+notebooks' hidden macros cell (``scripts/notebooks/tidy_notebook.py``) carries them to
+JupyterLab, and ``scripts/pdf/latex_book.py`` writes them into the PDF's preamble.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import pytest
 import yaml
 from toc import ROOT
 
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "scripts" / "pdf"))
+sys.path.insert(0, str(ROOT / "scripts" / "notebooks"))
 from latex_book import latex_macros  # noqa: E402
 from tidy_notebook import course_macros  # noqa: E402
 

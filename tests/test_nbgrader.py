@@ -1,7 +1,7 @@
 """nbgrader assignments made from the chapters, and grading a class with them.
 
 One course folder is generated from the chapters of ``_toc.yml`` for the whole
-module, and the sample class of ``scripts/sample_submissions.py`` is graded
+module, and the sample class of ``scripts/grading/sample_submissions.py`` is graded
 once (several students per ``nbgrader autograde`` call): the answer key and
 the blank notebook on every chapter, and the bad submissions on chapter 1.
 A second ``make grade`` run then checks that nothing is lost or re-graded.
@@ -21,9 +21,9 @@ import pytest
 from toc import ROOT, toc_notebooks
 
 sys.path.insert(0, str(ROOT / "scripts"))
-import grades  # noqa: E402
-import nbgrader_course  # noqa: E402
-import sample_submissions  # noqa: E402
+from grading import grades, nbgrader_course, sample_submissions  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "scripts" / "notebooks"))
 from student_notebooks import strip_solutions  # noqa: E402
 
 from perceptron_lib.exercises import ExerciseFailure, ch01  # noqa: E402

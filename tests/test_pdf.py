@@ -98,7 +98,7 @@ def test_every_animation_prints_as_a_still_frame():
 
 
 # Sentences about the web page (cells tagged web-only) and their printed
-# counterparts (print-only); scripts/latex_book.py leaves out the other output's.
+# counterparts (print-only); scripts/pdf/latex_book.py leaves out the other output's.
 WEB_ONLY = [
     "On this page the explorer has no kernel",
     "On the web page the cell below shows only its code",

@@ -11,7 +11,7 @@ from matplotlib.path import Path
 from matplotlib.quiver import Quiver
 
 from perceptron_lib import Perceptron, margin
-from perceptron_lib.plotting import (
+from perceptron_lib.figures.basic import (
     NEGATIVE_STYLE,
     POSITIVE_STYLE,
     plot_boundary,

@@ -11,7 +11,7 @@ from numpy.testing import assert_array_equal
 from sklearn.exceptions import ConvergenceWarning
 
 from perceptron_lib import AveragedPerceptron, Perceptron, VotedPerceptron, training_trace
-from perceptron_lib.at_scale import sequential_activations
+from perceptron_lib.experiments.at_scale import sequential_activations
 
 SETTINGS = settings(max_examples=40, deadline=None)
 

@@ -1,7 +1,7 @@
 """A fork's site links to the fork: REPOSITORY=owner/name sets every repository link.
 
 The deploy workflow builds with ``REPOSITORY=${{ github.repository }}``; the
-extension ``scripts/repository_from_env.py`` points the theme's repository URL
+extension ``scripts/site/repository_from_env.py`` points the theme's repository URL
 (and so the repository, issues, Binder and Live code buttons) there.
 A tiny book, built the way ``make book`` builds, shows it. Built without
 ``REPOSITORY`` while the configuration names the placeholder ``OWNER``, its
@@ -21,7 +21,7 @@ import nbformat
 import pytest
 from toc import ROOT
 
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "scripts" / "site"))
 from repository_from_env import UNSET_TEXT, repository_url  # noqa: E402
 
 CONFIG = f"""title: t
@@ -39,7 +39,7 @@ html:
   use_repository_button: true
 sphinx:
   local_extensions:
-    repository_from_env: {json.dumps(str(ROOT / "scripts"))}
+    repository_from_env: {json.dumps(str(ROOT / "scripts" / "site"))}
 """
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from perceptron_lib.mixing_experiments import accuracy_per_round, mixing_data
-from perceptron_lib.scale_plots import (
+from perceptron_lib.experiments.mixing import accuracy_per_round, mixing_data
+from perceptron_lib.figures.scale import (
     plot_accuracy_grid,
     plot_accuracy_per_round,
     plot_amdahl,
@@ -80,7 +80,7 @@ def test_accuracy_grid_puts_tasks_in_columns_and_shards_in_rows():
 
 
 def test_mixing_explorer_view_reports_the_last_round():
-    from perceptron_lib.scale_widgets import _mixing_view, mixing_explorer
+    from perceptron_lib.widgets.scale import _mixing_view, mixing_explorer
 
     text, fig = _mixing_view("noisy", 3, max_rounds=5)
     assert "after 5 rounds, 3 shard(s)" in text and "single-shot" in text
@@ -91,8 +91,8 @@ def test_mixing_explorer_view_reports_the_last_round():
 
 
 def test_amdahl_prediction_from_counts_matches_the_law():
-    from perceptron_lib.at_scale import amdahl_speedup
-    from perceptron_lib.scale_plots import amdahl_prediction
+    from perceptron_lib.experiments.at_scale import amdahl_speedup
+    from perceptron_lib.figures.scale import amdahl_prediction
 
     result = {
         "mistake_fraction": np.array([0.0, 0.01, 0.1]),
@@ -111,7 +111,7 @@ def test_amdahl_prediction_from_counts_matches_the_law():
 def test_amdahl_prediction_accepts_a_measured_slowdown():
     # On a loaded machine the mistake-free epoch can run slower speculating (N < 1):
     # the prediction is then a slow-down too, never an error.
-    from perceptron_lib.scale_plots import amdahl_prediction
+    from perceptron_lib.figures.scale import amdahl_prediction
 
     result = {
         "mistake_fraction": np.array([0.0, 0.1]),
@@ -127,8 +127,8 @@ def test_amdahl_prediction_accepts_a_measured_slowdown():
 
 
 def test_speedup_plot_draws_measurement_and_prediction():
-    from perceptron_lib.scale_plots import plot_speedup_against_mistakes
-    from perceptron_lib.speculation import speedup_against_mistake_fraction
+    from perceptron_lib.experiments.speculation import speedup_against_mistake_fraction
+    from perceptron_lib.figures.scale import plot_speedup_against_mistakes
 
     result = speedup_against_mistake_fraction([0.0, 0.05], n_samples=400, repeats=1)
     ax = plot_speedup_against_mistakes(result)
@@ -140,7 +140,7 @@ def test_speedup_plot_draws_measurement_and_prediction():
 def test_mixing_rounds_replay_the_reference_run():
     from perceptron_lib import make_separable
     from perceptron_lib.distributed import iterative_parameter_mixing
-    from perceptron_lib.scale_plots import mixing_rounds
+    from perceptron_lib.figures.scale import mixing_rounds
 
     data = make_separable(60, margin=0.1, n_features=2, intercept=0.3, random_state=1)
     for mixing in ("uniform", "weighted"):
@@ -156,8 +156,8 @@ def test_mixing_rounds_replay_the_reference_run():
 
 def test_mixing_animation_has_one_frame_per_round_and_rejects_what_it_cannot_draw():
     from perceptron_lib import make_separable
-    from perceptron_lib.animation import animation_html
-    from perceptron_lib.scale_plots import animate_mixing, mixing_rounds
+    from perceptron_lib.figures.animation import animation_html
+    from perceptron_lib.figures.scale import animate_mixing, mixing_rounds
 
     data = make_separable(60, margin=0.1, n_features=2, intercept=0.3, random_state=1)
     html = animation_html(animate_mixing(data.X, data.y, 3))

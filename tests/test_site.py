@@ -102,7 +102,7 @@ from site_reader import (
 from site_weight import measure, serve, serve_compressed
 from toc import ROOT, toc_files
 
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "scripts" / "site"))
 from repository_from_env import UNSET_TEXT, is_placeholder  # noqa: E402
 
 HTML_DIR = ROOT / "_build" / "html"
@@ -315,7 +315,7 @@ WIDGET_PROBLEMS_JS = r"""() => {
     if (views.length) problems.push(`${views.length} widget view(s) on the page`);
     // Saved widget state (tens of kB) is useless without the widgets.
     if (document.querySelector('script[type="application/vnd.jupyter.widget-state+json"]')) {
-        problems.push("unused widget state in the page (scripts/offline_site.py drops it)");
+        problems.push("unused widget state in the page (scripts/site/offline_site.py drops it)");
     }
     // Without its JavaScript a widget falls back to its text repr.
     const widget = "(interactive|\\w+(Box|Slider|Dropdown|Button|Text|Output|Play))";
@@ -704,7 +704,7 @@ def test_header_icons_come_from_a_subset_font(docname: str, site_url: str, brows
 
 def icon_page(folder: Path, name: str, codepoints: set[int], button: str) -> None:
     """A header with one icon button, drawn by a subset of Font Awesome's solid font."""
-    sys.path.insert(0, str(ROOT / "scripts"))
+    sys.path.insert(0, str(ROOT / "scripts" / "site"))
     import icon_font  # noqa: PLC0415 (a build script, not a library)
     import pydata_sphinx_theme  # noqa: PLC0415
 

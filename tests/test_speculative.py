@@ -15,14 +15,10 @@ from numpy.testing import assert_array_equal
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import Perceptron as SklearnPerceptron
 
-from perceptron_lib import (
-    AveragedPerceptron,
-    Perceptron,
-    _loops,
-    _speculative,
-    speculation,
-    training_trace,
-)
+from perceptron_lib import AveragedPerceptron, Perceptron, training_trace
+from perceptron_lib.experiments import speculation
+from perceptron_lib.loops import plain as _loops
+from perceptron_lib.loops import speculative as _speculative
 
 
 def separable(n, d, seed=0, noise=0.0):
@@ -291,7 +287,8 @@ def test_small_fits_never_compile_the_speculative_epochs():
     code = (
         "import warnings, numpy as np\n"
         "warnings.simplefilter('ignore')\n"
-        "from perceptron_lib import AveragedPerceptron, Perceptron, _speculative as s\n"
+        "from perceptron_lib import AveragedPerceptron, Perceptron\n"
+        "from perceptron_lib.loops import speculative as s\n"
         "X = np.random.default_rng(0).normal(size=(3000, 100))\n"
         "y = X[:, 0] > 0\n"
         "Perceptron(max_iter=3).fit(X[:500, :20], y[:500])\n"

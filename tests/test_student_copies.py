@@ -20,7 +20,7 @@ import pytest
 from nbclient import NotebookClient
 from toc import ROOT, toc_notebooks
 
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "scripts" / "notebooks"))
 from student_notebooks import (  # noqa: E402
     NOT_WRITTEN,
     answer_source,

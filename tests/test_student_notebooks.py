@@ -9,7 +9,7 @@ import nbformat
 import pytest
 from toc import ROOT, toc_notebooks
 
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "scripts" / "notebooks"))
 from student_notebooks import (  # noqa: E402
     answer_source,
     solution_code_cells,

@@ -1,4 +1,4 @@
-"""Tests of perceptron_lib.theory: distances, margins, the bound, separability, max margin."""
+"""Tests of perceptron_lib.theory.geometry: distances, margins, the bound, separability."""
 
 import numpy as np
 import pytest
@@ -8,8 +8,8 @@ from hypothesis.extra.numpy import arrays
 from sklearn.exceptions import ConvergenceWarning
 
 from perceptron_lib import Perceptron
-from perceptron_lib.data import logic_gate, make_separable, make_xor
-from perceptron_lib.theory import (
+from perceptron_lib.data.datasets import logic_gate, make_separable, make_xor
+from perceptron_lib.theory.geometry import (
     is_linearly_separable,
     margin,
     max_margin,

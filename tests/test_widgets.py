@@ -17,7 +17,7 @@ from perceptron_lib import (
     three_points_example,
     training_trace,
 )
-from perceptron_lib.widgets import (
+from perceptron_lib.widgets.explorers import (
     _gate_view,
     _geometry_view,
     _training_view,

@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._loops import activation as _library_activation
-from ..data import at_least_m_of_n, logic_gate
+from ..data.datasets import at_least_m_of_n, logic_gate
+from ..loops.plain import activation as _library_activation
 from . import ExerciseFailure, check_function, describe, diagnose, not_written
 
 __all__ = [

@@ -1,7 +1,7 @@
 """Checks for the exercises of chapter 2, the geometry of a linear classifier.
 
-The references are the library's own :func:`perceptron_lib.theory.signed_distance`
-and :func:`perceptron_lib.theory.margin`, so a student's function that passes
+The references are the library's own :func:`perceptron_lib.theory.geometry.signed_distance`
+and :func:`perceptron_lib.theory.geometry.margin`, so a student's function that passes
 agrees with the functions the later chapters use.
 """
 
@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..theory import margin as _library_margin
-from ..theory import signed_distance as _library_signed_distance
+from ..theory.geometry import margin as _library_margin
+from ..theory.geometry import signed_distance as _library_signed_distance
 from . import check_function, diagnose, mismatch
 
 __all__ = ["check_margin", "check_projection", "check_signed_distance"]
@@ -111,7 +111,7 @@ def check_signed_distance(
 
     Examples
     --------
-    >>> from perceptron_lib.theory import signed_distance
+    >>> from perceptron_lib.theory.geometry import signed_distance
     >>> check_signed_distance(signed_distance)
     All 8 checks passed for signed_distance.
     """
@@ -191,7 +191,7 @@ def check_margin(margin: Callable[[ArrayLike, float, ArrayLike, ArrayLike], floa
 
     Examples
     --------
-    >>> from perceptron_lib.theory import margin
+    >>> from perceptron_lib.theory.geometry import margin
     >>> check_margin(margin)
     All 9 checks passed for margin.
     """

@@ -1,7 +1,7 @@
 """Checks for the exercises of chapter 3, the learning rule.
 
 The references are the library's own code: the compiled training loop
-:func:`perceptron_lib._loops.perceptron_epoch` for one update and one pass, and
+:func:`perceptron_lib.loops.plain.perceptron_epoch` for one update and one pass, and
 :func:`perceptron_lib.rosenblatt.rosenblatt_update` for Rosenblatt's form, so a
 student's function that passes does exactly what the estimators do.
 """
@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._loops import perceptron_epoch
+from ..loops.plain import perceptron_epoch
 from ..rosenblatt import rosenblatt_update as _library_rosenblatt_update
 from . import check_function
 

@@ -1,6 +1,6 @@
 """Checks for the exercises of chapter 4, training in practice.
 
-The references are :mod:`perceptron_lib.losses` (the perceptron criterion and
+The references are :mod:`perceptron_lib.theory.losses` (the perceptron criterion and
 its gradient, the step :class:`~perceptron_lib.BatchPerceptron` takes) and a
 one-line early-stopping rule.
 """
@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..losses import perceptron_criterion as _library_criterion
-from ..losses import perceptron_criterion_gradient as _library_gradient
+from ..theory.losses import perceptron_criterion as _library_criterion
+from ..theory.losses import perceptron_criterion_gradient as _library_gradient
 from . import check_function
 
 __all__ = ["check_best_pass", "check_criterion", "check_criterion_gradient"]
@@ -67,7 +67,7 @@ def check_criterion(criterion: Callable[[ArrayLike, float, ArrayLike, ArrayLike]
 
     Examples
     --------
-    >>> from perceptron_lib.losses import perceptron_criterion
+    >>> from perceptron_lib.theory.losses import perceptron_criterion
     >>> check_criterion(perceptron_criterion)
     All 7 checks passed for criterion.
     """
@@ -113,7 +113,7 @@ def check_criterion_gradient(gradient: Callable[[ArrayLike, float, ArrayLike, Ar
 
     Examples
     --------
-    >>> from perceptron_lib.losses import perceptron_criterion_gradient
+    >>> from perceptron_lib.theory.losses import perceptron_criterion_gradient
     >>> check_criterion_gradient(perceptron_criterion_gradient)
     All 7 checks passed for gradient.
     """

@@ -1,7 +1,7 @@
 """Checks for the exercises of chapter 5, convergence.
 
 The references are the library's own lifted quantities
-(:mod:`perceptron_lib.convergence`), so a student's function that passes
+(:mod:`perceptron_lib.theory.convergence`), so a student's function that passes
 agrees with the numbers the chapter computes.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..convergence import lifted_bound, lifted_margin, lifted_radius
+from ..theory.convergence import lifted_bound, lifted_margin, lifted_radius
 from . import check_function, diagnose, refuse_calls
 
 __all__ = ["check_lifted_quantities", "check_scaled_bound"]

@@ -1,8 +1,8 @@
 """Checks for the exercises of chapter 6, voting and averaging.
 
-The references are the library's: :func:`perceptron_lib.averaging.vote` for the
+The references are the library's: :func:`perceptron_lib.theory.averaging.vote` for the
 voted prediction and the compiled loop
-:func:`perceptron_lib._loops.averaged_perceptron_epoch` (Daume's Algorithm 7,
+:func:`perceptron_lib.loops.plain.averaged_perceptron_epoch` (Daume's Algorithm 7,
 the loop of :class:`~perceptron_lib.AveragedPerceptron`) for the averaged
 perceptron. A hint is given only when the suspected slip, recomputed on the
 failing case, gives exactly what the student's function returned.
@@ -16,9 +16,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._loops import averaged_perceptron_epoch
-from ..averaging import vote as _library_vote
-from ..averaging import weighted_sum as _library_weighted_sum
+from ..loops.plain import averaged_perceptron_epoch
+from ..theory.averaging import vote as _library_vote
+from ..theory.averaging import weighted_sum as _library_weighted_sum
 from . import ExerciseFailure, check_function, describe, diagnose, not_written
 
 __all__ = ["check_averaged_perceptron", "check_disagreement", "check_vote"]

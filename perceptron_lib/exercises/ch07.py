@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..data import logic_gate
+from ..data.datasets import logic_gate
 from . import ExerciseFailure, check_function, describe, diagnose, not_written
 
 __all__ = [

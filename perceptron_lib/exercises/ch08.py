@@ -1,8 +1,8 @@
 """Checks for the exercises of the appendix, the perceptron at scale.
 
-The references are the library's own: :func:`perceptron_lib.at_scale.amdahl_speedup`
+The references are the library's own: :func:`perceptron_lib.experiments.at_scale.amdahl_speedup`
 for Amdahl's law, the compiled activation of the training loop
-(:func:`perceptron_lib._loops.activation`, summed from the first feature on) for
+(:func:`perceptron_lib.loops.plain.activation`, summed from the first feature on) for
 the first mistake of a block, and the mixing step of iterative parameter
 mixing. A hint is given only when the suspected slip, recomputed on the failing
 case, gives exactly what the student's function returned.
@@ -16,8 +16,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._loops import activation
-from ..at_scale import amdahl_speedup, mixing_weights
+from ..experiments.at_scale import amdahl_speedup
+from ..loops.plain import activation
+from ..mixing import mixing_weights
 from . import check_function, diagnose
 
 __all__ = ["check_amdahl", "check_first_mistake", "check_mix"]

@@ -59,7 +59,7 @@ import matplotlib.animation as _grading_mpl_animation
 
 _grading_mpl_animation.Animation.to_jshtml = _grading_still
 import perceptron_lib as _grading_pl
-import perceptron_lib.animation as _grading_animation
+import perceptron_lib.figures.animation as _grading_animation
 
 _grading_animation.animation_html = _grading_still
 if hasattr(_grading_pl, "animation_html"):

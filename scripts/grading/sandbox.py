@@ -173,14 +173,15 @@ def prepare() -> None:
     compile its loops again, seconds of CPU per notebook. Both are made here,
     by the grader, from the library's own files, beside them in
     ``perceptron_lib/__pycache__`` (where numba's cache and Python's bytecode
-    live when the chapters run): the first run pays, later ones find them there.
+    live when the chapters run; one in each of the library's folders that has
+    compiled loops): the first run pays, later ones find them there.
     """
     environment = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
     environment["PYTHONPATH"] = str(ROOT)
     stamp = LIBRARY / "__pycache__" / "grading-prepared.txt"
     if stamp.exists() and stamp.read_text() == _prepared_state():
         return  # nothing changed since the last run prepared it
-    for step in (["-m", "compileall", "-q", str(LIBRARY)], ["-m", "perceptron_lib.warm_up"]):
+    for step in (["-m", "compileall", "-q", str(LIBRARY)], ["-m", "perceptron_lib.loops.warm_up"]):
         subprocess.run(
             [sys.executable, *step], cwd=ROOT, env=environment, check=True, capture_output=True
         )
@@ -204,36 +205,44 @@ def _numba_version() -> str:
 
 
 def _numba_cache_files() -> list[Path]:
-    return [p for p in (LIBRARY / "__pycache__").glob("*") if p.suffix in (".nbi", ".nbc")]
+    """numba's cache files, in every ``__pycache__`` of the library (loops/, the top, ...)."""
+    return sorted(p for p in LIBRARY.rglob("__pycache__/*") if p.suffix in (".nbi", ".nbc"))
 
 
 def _copy_numba_cache(target: Path) -> set[str]:
-    """Give the sandbox its own copy of the library's compiled loops; return their names.
+    """Give the sandbox its own copy of the library's compiled loops; return their paths.
 
-    numba keeps them next to the library (``perceptron_lib/__pycache__``, filled
-    by :func:`prepare`), which the sandbox cannot write; numba refuses a cache
-    folder it cannot write, so it would compile them again in every submission.
-    Each sandbox gets a private copy, so that no submission can leave compiled
-    code behind for the next one.
+    numba keeps them next to the modules that define them (``__pycache__`` in
+    ``perceptron_lib/`` and its subpackages, filled by :func:`prepare`), which
+    the sandbox cannot write; numba refuses a cache folder it cannot write, so
+    it would compile them again in every submission. Each sandbox gets a
+    private copy, in the folder numba looks in for each module under
+    ``NUMBA_CACHE_DIR``, so that no submission can leave compiled code behind
+    for the next one.
     """
     try:
         from numba.core.caching import _CacheLocator
     except ImportError:  # no numba: the loops run as Python
         return set()
-    folder = target / _CacheLocator.get_suitable_cache_subpath(str(LIBRARY / "_loops.py"))
-    folder.mkdir(parents=True, exist_ok=True)
     copied = set()
+    target.mkdir(parents=True, exist_ok=True)
+    os.chmod(target, 0o777)
     for path in _numba_cache_files():
+        module_folder = path.parent.parent  # the folder of the module the loop is in
+        folder = target / _CacheLocator.get_suitable_cache_subpath(str(module_folder / "x.py"))
+        if not folder.exists():
+            folder.mkdir(parents=True)
+            os.chmod(folder, 0o777)
         shutil.copyfile(path, folder / path.name)
-        copied.add(path.name)
-    for path in (target, folder):
-        os.chmod(path, 0o777)
+        copied.add(str((folder / path.name).relative_to(target)))
     return copied
 
 
 def _compiled_inside(target: Path, copied: set[str]) -> int:
     """How many compiled loops the sandbox had to make itself (cache misses)."""
-    return sum(1 for p in target.rglob("*.nbc") if p.name not in copied)
+    # By path, not by name: a loop compiled again beside a copy put in the wrong
+    # folder has the copy's name.
+    return sum(1 for p in target.rglob("*.nbc") if str(p.relative_to(target)) not in copied)
 
 
 PIDS = Path("/sys/fs/cgroup/pids")  # cgroup v1's process-count controller

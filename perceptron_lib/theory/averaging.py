@@ -34,9 +34,9 @@ from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.validation import check_X_y
 
-from .averaged import AveragedPerceptron
-from .trace import TrainingTrace
-from .voted import VotedPerceptron
+from ..averaged import AveragedPerceptron
+from ..trace import TrainingTrace
+from ..voted import VotedPerceptron
 
 __all__ = [
     "LastUpdate",
@@ -347,7 +347,7 @@ def compare_last_voted_averaged(
 
     Examples
     --------
-    >>> from perceptron_lib.data import load_digits_pair
+    >>> from perceptron_lib.data.datasets import load_digits_pair
     >>> task = load_digits_pair(1, 7)
     >>> result = compare_last_voted_averaged(task.X, task.y, max_passes=3, n_splits=2)
     >>> result.voted.shape, bool((result.n_vectors[:, 0] > 0).all())

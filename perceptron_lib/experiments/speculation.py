@@ -1,6 +1,6 @@
 """Where the time of a speculative epoch goes: measurements for the appendix on scale.
 
-:mod:`perceptron_lib._speculative` runs the perceptron's epochs a block of
+:mod:`perceptron_lib.loops.speculative` runs the perceptron's epochs a block of
 examples at a time and gives the plain loop's run bit for bit. Only the mistakes,
 and the blocks they cut short, stay serial. These two functions measure that:
 
@@ -10,7 +10,7 @@ and the blocks they cut short, stay serial. These two functions measure that:
 - :func:`speedup_against_mistake_fraction` times plain and speculative epochs on
   the same data, with more and more of the labels wrong, to plot the speed-up
   against the fraction of mistakes (next to Amdahl's law,
-  :func:`perceptron_lib.at_scale.amdahl_speedup`).
+  :func:`perceptron_lib.experiments.at_scale.amdahl_speedup`).
 
 Times depend on the machine and on what else runs on it; the counts do not.
 """
@@ -22,7 +22,8 @@ import time
 import numpy as np
 from numpy.typing import ArrayLike
 
-from . import _loops, _speculative
+from ..loops import plain as _loops
+from ..loops import speculative as _speculative
 
 __all__ = ["speculative_epoch_statistics", "speedup_against_mistake_fraction"]
 

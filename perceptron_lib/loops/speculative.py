@@ -11,7 +11,7 @@ mistake are thrown away: that is the price of speculating.
 
 Why it is exact, bit for bit
 ----------------------------
-Each activation is summed exactly as :func:`perceptron_lib._loops.activation`
+Each activation is summed exactly as :func:`perceptron_lib.loops.plain.activation`
 sums it: ``total = 0.0``, then ``total += w[j] * x[j]`` for ``j = 0, 1, ..., D - 1``,
 then ``+ b``. What changes is only *which* independent sums run side by side:
 
@@ -64,10 +64,10 @@ import threading
 
 import numpy as np
 
-from ._compile import compiled
-from ._loops import activation, record_step
-from ._loops import averaged_perceptron_epoch as _plain_averaged_epoch
-from ._loops import perceptron_epoch as _plain_perceptron_epoch
+from .jit import compiled
+from .plain import activation, record_step
+from .plain import averaged_perceptron_epoch as _plain_averaged_epoch
+from .plain import perceptron_epoch as _plain_perceptron_epoch
 
 try:
     from numba import njit as _numba_njit
@@ -128,7 +128,7 @@ _parallel_lock = threading.Lock()
 
 
 def _compiled_parallel(function):
-    """Like :func:`perceptron_lib._compile.compiled`, with numba's ``parallel=True``."""
+    """Like :func:`perceptron_lib.loops.jit.compiled`, with numba's ``parallel=True``."""
     if _numba_njit is None:  # pragma: no cover
         function.py_func = function
         return function
@@ -452,7 +452,7 @@ def perceptron_epoch(X, y, order, w, b, eta, fit_intercept, mistakes, steps=None
     """One speculative perceptron epoch: same arguments and result as the plain loop.
 
     Gives the weights, bias, ``mistakes`` and ``steps`` of
-    :func:`perceptron_lib._loops.perceptron_epoch` bit for bit. ``stats``, an
+    :func:`perceptron_lib.loops.plain.perceptron_epoch` bit for bit. ``stats``, an
     int64 array of length 5 (optional), is increased by the number of blocks,
     restarts (blocks ended by a mistake), examples scored in blocks, activations
     wasted past a mistake, and blocks run on threads (see :data:`STAT_NAMES`).
@@ -460,7 +460,7 @@ def perceptron_epoch(X, y, order, w, b, eta, fit_intercept, mistakes, steps=None
     Examples
     --------
     >>> import numpy as np
-    >>> from perceptron_lib import _loops
+    >>> from perceptron_lib.loops import plain as _loops
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(500, 3))
     >>> y = np.where(X[:, 0] > 0, 1.0, -1.0)
@@ -500,7 +500,7 @@ def averaged_perceptron_epoch(
     """One speculative averaged-perceptron epoch, identical to the plain loop's.
 
     Same arguments and return value ``(b, beta, j)`` as
-    :func:`perceptron_lib._loops.averaged_perceptron_epoch`; ``stats`` as in
+    :func:`perceptron_lib.loops.plain.averaged_perceptron_epoch`; ``stats`` as in
     :func:`perceptron_epoch`.
     """
     interleave = fits_in_cache(X)

@@ -28,7 +28,9 @@ from matplotlib.colors import ListedColormap
 from matplotlib.patches import Polygon
 from numpy.typing import ArrayLike, NDArray
 
-from ._drawing import (
+from ..data.datasets import logic_gate
+from ..theory.geometry import margin
+from .drawing import (
     LEGEND_STYLE,
     NEGATIVE_STYLE,
     NEGATIVE_TINT,
@@ -50,11 +52,9 @@ from ._drawing import (
     _view,
     _view_corners,
 )
-from .data import logic_gate
-from .theory import margin
 
 # The two-input gates that plot_unit_truth_table compares a unit with; their
-# truth tables come from perceptron_lib.data.logic_gate, rows (0,0), (0,1), (1,0), (1,1).
+# truth tables come from perceptron_lib.data.datasets.logic_gate, rows (0,0), (0,1), (1,0), (1,1).
 GATE_NAMES = ("and", "or", "nand", "nor", "xor")
 GATE_INPUTS = logic_gate("and")[0]
 

@@ -1,7 +1,7 @@
 """Figures of training: error against passes, spread over runs, loss along a line, descent.
 
-The companions of :mod:`perceptron_lib.experiments` and
-:mod:`perceptron_lib.losses`. Like :mod:`perceptron_lib.plotting`, every
+The companions of :mod:`perceptron_lib.experiments.training` and
+:mod:`perceptron_lib.theory.losses`. Like :mod:`perceptron_lib.figures.basic`, every
 function draws on ``ax`` (a new figure with an opaque white background when
 ``ax`` is None) and returns the Axes.
 """
@@ -14,9 +14,9 @@ import numpy as np
 from matplotlib.axes import Axes
 from numpy.typing import ArrayLike, NDArray
 
-from .experiments import ErrorCurve, OrderingResult
+from ..experiments.training import ErrorCurve, OrderingResult
 
-# The two class colours of perceptron_lib.plotting, reused for training (blue)
+# The two class colours of perceptron_lib.figures.basic, reused for training (blue)
 # and held-out (vermilion) curves; a third Okabe-Ito colour for a third curve.
 CURVE_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7")
 CURVE_FIGSIZE = (5.0, 3.2)
@@ -44,7 +44,7 @@ def plot_error_curve(
     Parameters
     ----------
     curve : ErrorCurve
-        From :func:`~perceptron_lib.experiments.error_by_epoch`.
+        From :func:`~perceptron_lib.experiments.training.error_by_epoch`.
     ax : matplotlib Axes, optional
     stop : int, optional
         A pass number to mark with a vertical line (for example where early
@@ -60,7 +60,7 @@ def plot_error_curve(
     Examples
     --------
     >>> import matplotlib.pyplot as plt
-    >>> from perceptron_lib.experiments import ErrorCurve
+    >>> from perceptron_lib.experiments.training import ErrorCurve
     >>> curve = ErrorCurve(np.arange(1, 4), np.array([0.3, 0.1, 0.0]), np.array([0.3, 0.2, 0.25]))
     >>> ax = plot_error_curve(curve, stop=2)
     >>> [line.get_label() for line in ax.get_lines()]
@@ -95,7 +95,7 @@ def plot_run_spread(
     Parameters
     ----------
     results : sequence of OrderingResult
-        From :func:`~perceptron_lib.experiments.ordering_experiment`.
+        From :func:`~perceptron_lib.experiments.training.ordering_experiment`.
     ax : matplotlib Axes, optional
     quantity : {"epochs", "updates"}, default="epochs"
     labels : sequence of str, optional
@@ -108,7 +108,7 @@ def plot_run_spread(
     Examples
     --------
     >>> import matplotlib.pyplot as plt
-    >>> from perceptron_lib.experiments import OrderingResult
+    >>> from perceptron_lib.experiments.training import OrderingResult
     >>> runs = OrderingResult("permute_once", np.array([5, 7]), np.array([2, 3]), np.ones(2, bool))
     >>> ax = plot_run_spread([runs], quantity="updates")
     >>> ax.get_ylabel()

@@ -5,9 +5,9 @@
 - :func:`plot_kernel_model` colours the plane by a fitted
   :class:`~perceptron_lib.KernelPerceptron` and rings its support vectors;
 - :func:`animate_kernel_training` shows its regions after each epoch, the
-  static counterpart of :func:`perceptron_lib.widgets.kernel_explorer`.
+  static counterpart of :func:`perceptron_lib.widgets.explorers.kernel_explorer`.
 
-Like :mod:`perceptron_lib.plotting`, every function takes ``ax=None`` and
+Like :mod:`perceptron_lib.figures.basic`, every function takes ``ax=None`` and
 returns the Axes; figures have an opaque white background.
 """
 
@@ -19,16 +19,16 @@ from matplotlib.axes import Axes
 from numpy.typing import ArrayLike
 from sklearn.base import clone
 
-from ._drawing import (
+from ..kernel import KernelPerceptron
+from .animation import FRAME_INTERVAL_MS, sample_updates
+from .basic import plot_decision_regions
+from .drawing import (
     LEGEND_STYLE,
     NEGATIVE_STYLE,
     POSITIVE_STYLE,
     _as_points,
     _positive_mask,
 )
-from .animation import FRAME_INTERVAL_MS, sample_updates
-from .kernel import KernelPerceptron
-from .plotting import plot_decision_regions
 
 __all__ = ["animate_kernel_training", "plot_kernel_model", "plot_lifted_plane"]
 
@@ -207,12 +207,12 @@ def animate_kernel_training(
     Returns
     -------
     matplotlib.animation.FuncAnimation
-        Render it with :func:`perceptron_lib.animation.animation_html`.
+        Render it with :func:`perceptron_lib.figures.animation.animation_html`.
 
     Examples
     --------
     >>> from perceptron_lib import KernelPerceptron, make_xor
-    >>> from perceptron_lib.animation import animation_html
+    >>> from perceptron_lib.figures.animation import animation_html
     >>> X, y = make_xor()
     >>> model = KernelPerceptron(kernel="poly", gamma=1.0, shuffle=False)
     >>> anim = animate_kernel_training(model, X, y, max_frames=5)

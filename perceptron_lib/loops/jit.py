@@ -1,6 +1,6 @@
 """Compile the training loops with numba when it is available.
 
-The loops in :mod:`perceptron_lib._loops` are plain Python, written like the
+The loops in :mod:`perceptron_lib.loops.plain` are plain Python, written like the
 pseudocode they implement. numba compiles them to machine code; without numba
 (or with ``NUMBA_DISABLE_JIT=1``) the very same functions run as Python and give
 the very same weights, only slower.

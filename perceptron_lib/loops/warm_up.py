@@ -6,11 +6,11 @@ the first ``fit`` therefore pays the compile time, seconds, before it trains.
 :func:`warm_up` pays it in advance by fitting every estimator of the library
 once, and recording one training trace, on a small data set, then by running the
 speculative epochs that larger fits use (small fits run the plain loop, see
-:data:`perceptron_lib._speculative.SPECULATE_MIN_WORK`). Binder's image
+:data:`perceptron_lib.loops.speculative.SPECULATE_MIN_WORK`). Binder's image
 build runs it (``binder/postBuild``), so a student's first "Run" loads compiled
 code from the cache instead of compiling it.
 
-Usage: ``python -m perceptron_lib.warm_up`` prints the time of each fit.
+Usage: ``python -m perceptron_lib.loops.warm_up`` prints the time of each fit.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def warm_up() -> dict[str, float]:
 
 def _speculative_epochs(X, y) -> None:
     """One speculative epoch of each kind, as a fit on large data (and the statistics) run it."""
-    from perceptron_lib import _speculative
+    from perceptron_lib.loops import speculative as _speculative
 
     X = np.ascontiguousarray(X, dtype=np.float64)
     n, d = X.shape

@@ -98,8 +98,8 @@ def make_separable(
     distance ``margin`` from the plane and one at norm ``radius`` (up to
     floating-point rounding, about 1e-15 relative). So the returned ``margin``
     and ``radius`` equal the requested ones, and
-    :func:`~perceptron_lib.theory.margin` and
-    :func:`~perceptron_lib.theory.radius` give them back. The data set's
+    :func:`~perceptron_lib.theory.geometry.margin` and
+    :func:`~perceptron_lib.theory.geometry.radius` give them back. The data set's
     *maximum* margin (over all separators) can be larger.
 
     Parameters
@@ -126,8 +126,8 @@ def make_separable(
 
     Examples
     --------
-    >>> from perceptron_lib.data import make_separable
-    >>> from perceptron_lib.theory import margin, radius
+    >>> from perceptron_lib.data.datasets import make_separable
+    >>> from perceptron_lib.theory.geometry import margin, radius
     >>> data = make_separable(50, margin=0.2, radius=2.0, random_state=0)
     >>> data.X.shape, sorted(set(data.y.tolist()))
     ((50, 2), [-1, 1])
@@ -246,7 +246,7 @@ def logic_gate(name: str, n_inputs: int = 2) -> tuple[NDArray[np.float64], Label
 
     Examples
     --------
-    >>> from perceptron_lib.data import logic_gate
+    >>> from perceptron_lib.data.datasets import logic_gate
     >>> X, y = logic_gate("and")
     >>> X.tolist(), y.tolist()
     ([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], [-1, -1, -1, 1])
@@ -289,7 +289,7 @@ def at_least_m_of_n(m: int, n: int) -> tuple[NDArray[np.float64], Labels]:
 
     Examples
     --------
-    >>> from perceptron_lib.data import at_least_m_of_n
+    >>> from perceptron_lib.data.datasets import at_least_m_of_n
     >>> X, y = at_least_m_of_n(2, 3)
     >>> y.tolist()
     [-1, -1, -1, 1, -1, 1, 1, 1]
@@ -335,7 +335,7 @@ def make_xor(
 
     Examples
     --------
-    >>> from perceptron_lib.data import make_xor
+    >>> from perceptron_lib.data.datasets import make_xor
     >>> X, y = make_xor()
     >>> X.tolist(), y.tolist()
     ([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], [-1, 1, 1, -1])
@@ -368,7 +368,7 @@ def lecture_notes_example() -> tuple[NDArray[np.float64], Labels]:
 
     Examples
     --------
-    >>> from perceptron_lib.data import lecture_notes_example
+    >>> from perceptron_lib.data.datasets import lecture_notes_example
     >>> X, y = lecture_notes_example()
     >>> X.tolist(), y.tolist()
     ([[1.0, 3.0], [2.0, 3.0], [-3.0, 1.0], [1.0, -1.0]], [1, -1, 1, -1])
@@ -387,7 +387,7 @@ def three_points_example() -> tuple[NDArray[np.float64], Labels]:
 
     Examples
     --------
-    >>> from perceptron_lib.data import three_points_example
+    >>> from perceptron_lib.data.datasets import three_points_example
     >>> X, y = three_points_example()
     >>> X.tolist(), y.tolist()
     ([[1.0, 1.0], [0.5, 3.0], [2.0, 2.0]], [1, 1, -1])
@@ -424,7 +424,7 @@ def min_lift_example(lifted: bool = False) -> tuple[NDArray[np.float64], Labels]
 
     Examples
     --------
-    >>> from perceptron_lib.data import min_lift_example
+    >>> from perceptron_lib.data.datasets import min_lift_example
     >>> X, y = min_lift_example(lifted=True)
     >>> X.tolist(), y.tolist()
     ([[0.0, 0.0, 0.0], [0.0, 1.0, 1.0], [1.0, 0.0, 1.0], [1.0, 1.0, 0.0]], [1, 1, 1, -1])
@@ -491,7 +491,7 @@ def sentiment_example(*, conjunctions: bool = True) -> Bunch:
 
     Examples
     --------
-    >>> from perceptron_lib.data import sentiment_example
+    >>> from perceptron_lib.data.datasets import sentiment_example
     >>> reviews = sentiment_example()
     >>> reviews.feature_names
     ['excellent', 'terrible', 'not', 'excellent AND not', 'terrible AND not']
@@ -546,7 +546,7 @@ def load_breast_cancer_task() -> Bunch:
 
     Examples
     --------
-    >>> from perceptron_lib.data import load_breast_cancer_task
+    >>> from perceptron_lib.data.datasets import load_breast_cancer_task
     >>> task = load_breast_cancer_task()
     >>> task.X.shape, task.target_names.tolist(), int((task.y == 1).sum())
     ((569, 30), ['benign', 'malignant'], 212)
@@ -587,7 +587,7 @@ def load_iris_pair(first: str = "setosa", second: str = "versicolor") -> Bunch:
 
     Examples
     --------
-    >>> from perceptron_lib.data import load_iris_pair
+    >>> from perceptron_lib.data.datasets import load_iris_pair
     >>> task = load_iris_pair("versicolor", "virginica")
     >>> task.X.shape, task.target_names.tolist(), sorted(set(task.y.tolist()))
     ((100, 4), ['versicolor', 'virginica'], [-1, 1])
@@ -631,7 +631,7 @@ def load_digits_pair(first: int = 3, second: int = 8) -> Bunch:
 
     Examples
     --------
-    >>> from perceptron_lib.data import load_digits_pair
+    >>> from perceptron_lib.data.datasets import load_digits_pair
     >>> task = load_digits_pair(3, 8)
     >>> task.X.shape, task.target_names.tolist()
     ((357, 64), ['3', '8'])

@@ -18,7 +18,7 @@ from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_X_y
 
-from .perceptron import Perceptron
+from ..perceptron import Perceptron
 
 ORDERINGS = ("grouped", "permute_once", "permute_each_epoch")
 """The orderings :func:`ordering_experiment` knows.
@@ -85,7 +85,7 @@ def ordering_experiment(
 
     Examples
     --------
-    >>> from perceptron_lib.experiments import ordering_experiment
+    >>> from perceptron_lib.experiments.training import ordering_experiment
     >>> X = [[1.0, 1.0], [0.5, 3.0], [2.0, 2.0], [3.0, 0.5]]
     >>> y = [1, 1, -1, -1]
     >>> result = ordering_experiment(X, y, "permute_each_epoch", n_runs=5, random_state=0)
@@ -174,7 +174,7 @@ def error_by_epoch(
     Examples
     --------
     >>> from perceptron_lib import Perceptron
-    >>> from perceptron_lib.experiments import error_by_epoch
+    >>> from perceptron_lib.experiments.training import error_by_epoch
     >>> X = [[1.0, 1.0], [0.5, 3.0], [2.0, 2.0]]
     >>> y = [1, 1, -1]
     >>> curve = error_by_epoch(Perceptron(shuffle=False), X, y, X, y, max_epochs=8)

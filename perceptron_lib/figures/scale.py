@@ -1,6 +1,6 @@
 """Figures of the appendix: where a run's mistakes fall, speed-ups, parameter mixing.
 
-Like :mod:`perceptron_lib.curves`, every function draws on ``ax`` (a new figure
+Like :mod:`perceptron_lib.figures.curves`, every function draws on ``ax`` (a new figure
 with an opaque white background when ``ax`` is None) and returns the Axes.
 """
 
@@ -12,7 +12,8 @@ import numpy as np
 from matplotlib.axes import Axes
 from numpy.typing import ArrayLike
 
-from .at_scale import _check_signed_data, amdahl_speedup, gaps_between_mistakes, mixing_weights
+from ..experiments.at_scale import amdahl_speedup, gaps_between_mistakes
+from ..mixing import _check_signed_data, mix, mixing_weights, shard_bounds, train_shard_epoch
 from .curves import CURVE_COLORS, _axes
 
 __all__ = [
@@ -53,7 +54,7 @@ def plot_mistakes_per_epoch(
     ----------
     positions : sequence of 1-d integer arrays
         For each epoch, the steps that were mistakes
-        (:func:`~perceptron_lib.at_scale.epoch_mistake_positions`).
+        (:func:`~perceptron_lib.experiments.at_scale.epoch_mistake_positions`).
     n_examples : int
         Steps per epoch.
     ax : matplotlib Axes, optional
@@ -94,7 +95,7 @@ def plot_mistake_gaps(
 ) -> Axes:
     """Draw, per epoch, the median and the longest mistake-free stretch, on a log scale.
 
-    The stretches are those of :func:`~perceptron_lib.at_scale.gaps_between_mistakes`:
+    The stretches are those of :func:`~perceptron_lib.experiments.at_scale.gaps_between_mistakes`:
     before the first mistake, between two, and after the last. An epoch without
     mistakes is one stretch of ``n_examples`` steps.
 
@@ -163,7 +164,7 @@ def plot_amdahl(
     return ax
 
 
-# The methods of perceptron_lib.mixing_experiments.accuracy_per_round, in the
+# The methods of perceptron_lib.experiments.mixing.accuracy_per_round, in the
 # order of the legend, each with its colour and line style.
 MIXING_STYLES = {
     "serial": (CURVE_COLORS[0], "-"),
@@ -179,7 +180,7 @@ def plot_accuracy_per_round(table, n_shards: int, ax: Axes | None = None) -> Axe
     Parameters
     ----------
     table : pandas.DataFrame
-        From :func:`perceptron_lib.mixing_experiments.accuracy_per_round`.
+        From :func:`perceptron_lib.experiments.mixing.accuracy_per_round`.
     n_shards : int
         Which number of shards to draw (a value of ``table["n_shards"]``).
     ax : matplotlib Axes, optional
@@ -220,7 +221,7 @@ def plot_accuracy_per_round(table, n_shards: int, ax: Axes | None = None) -> Axe
 def amdahl_prediction(result: dict) -> np.ndarray:
     """Amdahl's law applied to a speculation measurement, from its counts alone.
 
-    ``result`` is :func:`perceptron_lib.speculation.speedup_against_mistake_fraction`.
+    ``result`` is :func:`perceptron_lib.experiments.speculation.speedup_against_mistake_fraction`.
     The shared part ``p`` is the fraction of examples scored inside a block and
     used (``speculated - wasted``); its speed-up ``F`` (chapter 8's letter) is the
     one measured on the mistake-free epoch (the first fraction must be 0). The
@@ -262,7 +263,7 @@ def plot_speedup_against_mistakes(result: dict, ax: Axes | None = None) -> Axes:
     Parameters
     ----------
     result : dict
-        From :func:`perceptron_lib.speculation.speedup_against_mistake_fraction`,
+        From :func:`perceptron_lib.experiments.speculation.speedup_against_mistake_fraction`,
         starting with a mistake-free epoch.
     ax : matplotlib Axes, optional
 
@@ -326,7 +327,6 @@ def mixing_rounds(X: ArrayLike, y: ArrayLike, n_shards: int, *, mixing: str = "u
     >>> [r["mistakes"] for r in rounds]
     [[1, 1], [0, 0]]
     """
-    from .distributed import mix, shard_bounds, train_shard_epoch
 
     X, y = _check_signed_data(X, y)
     w, b = np.zeros(X.shape[1]), 0.0
@@ -363,11 +363,11 @@ def animate_mixing(
     the boundary each shard ended its epoch on (thin, in the shard's colour)
     and the mixed boundary (black, with the positive side shaded) that every
     shard starts the next round from. Render it with
-    :func:`perceptron_lib.animation.animation_html`.
+    :func:`perceptron_lib.figures.animation.animation_html`.
 
     Examples
     --------
-    >>> from perceptron_lib.animation import animation_html
+    >>> from perceptron_lib.figures.animation import animation_html
     >>> X, y = [[2.0, 0.0], [1.0, 1.0], [-1.0, 0.0], [-2.0, 1.0]], [1, 1, -1, -1]
     >>> animation_html(animate_mixing(X, y, 2)).count("data:image/png;base64")
     2
@@ -376,8 +376,7 @@ def animate_mixing(
     from matplotlib.animation import FuncAnimation
     from matplotlib.lines import Line2D
 
-    from .distributed import shard_bounds
-    from .plotting import plot_boundary, plot_data
+    from .basic import plot_boundary, plot_data
 
     if not 1 <= n_shards <= len(SHARD_COLORS):
         raise ValueError(f"n_shards must be from 1 to {len(SHARD_COLORS)} to be drawn.")
@@ -428,7 +427,7 @@ def plot_accuracy_grid(tables: dict, shard_counts: Sequence[int], axes=None):
     ----------
     tables : dict of str to pandas.DataFrame
         Task name to its table from
-        :func:`perceptron_lib.mixing_experiments.accuracy_per_round`; one or two.
+        :func:`perceptron_lib.experiments.mixing.accuracy_per_round`; one or two.
     shard_counts : sequence of int
         The numbers of shards to draw, one row each.
     axes : 2-d array of matplotlib Axes, optional

@@ -7,7 +7,7 @@ Accuracy is computed with the NumPy reference of
 bit for bit, as the tests check), so it needs no cluster; the timings need one,
 passed in as a ``distributed.Client``.
 
-Run as a script (``python -m perceptron_lib.mixing_experiments``) it starts a
+Run as a script (``python -m perceptron_lib.experiments.mixing``) it starts a
 ``LocalCluster`` of two worker processes and prints every measurement.
 """
 
@@ -22,10 +22,8 @@ from numpy.typing import NDArray
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
 
-from .at_scale import mixing_weights
-from .convergence import lifted_radius, max_lifted_margin
-from .data import load_breast_cancer_task, make_separable
-from .distributed import (
+from ..data.datasets import load_breast_cancer_task, make_separable
+from ..distributed import (
     ParameterMixingPerceptron,
     iterative_parameter_mixing,
     mix,
@@ -33,6 +31,8 @@ from .distributed import (
     shard_bounds,
     train_shard_epoch,
 )
+from ..mixing import mixing_weights
+from ..theory.convergence import lifted_radius, max_lifted_margin
 
 __all__ = [
     "accuracy_per_round",

@@ -6,11 +6,11 @@ place and returns the scalars it changed. Each can also record every step in an
 optional ``steps`` array, for :func:`perceptron_lib.training_trace`. Left out
 (``None``), the recording branch is removed when numba compiles the loop, so
 training pays nothing for it. The loops are compiled by numba when it is
-installed (see :mod:`perceptron_lib._compile`) and run unchanged as Python
+installed (see :mod:`perceptron_lib.loops.jit`) and run unchanged as Python
 otherwise.
 
 These are the readable reference. ``Perceptron`` and ``AveragedPerceptron``
-run the speculative versions in :mod:`perceptron_lib._speculative`, which score
+run the speculative versions in :mod:`perceptron_lib.loops.speculative`, which score
 several examples at once between mistakes and are tested to give exactly these
 functions' mistakes, weights and step records.
 
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 
-from ._compile import compiled
+from .jit import compiled
 
 
 @compiled

@@ -25,8 +25,9 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._compile import compiled
-from ._loops import activation, perceptron_epoch
+from ..loops.jit import compiled
+from ..loops.plain import activation, perceptron_epoch
+from ..mixing import _check_signed_data
 
 __all__ = [
     "amdahl_speedup",
@@ -35,7 +36,6 @@ __all__ = [
     "first_divergence",
     "gaps_between_mistakes",
     "lane_sum_perceptron_epoch",
-    "mixing_weights",
     "run_epochs",
     "sequential_activations",
 ]
@@ -79,7 +79,7 @@ def amdahl_speedup(parallel_fraction: ArrayLike, n_workers: ArrayLike) -> NDArra
 def lane_sum_perceptron_epoch(X, y, order, w, b, eta, fit_intercept, mistakes):
     """One perceptron pass whose activations are summed in four interleaved lanes.
 
-    The same pass as :func:`perceptron_lib._loops.perceptron_epoch` in every
+    The same pass as :func:`perceptron_lib.loops.plain.perceptron_epoch` in every
     respect but one: ``w . x`` is summed as four partial sums (features 0, 4,
     8, ...; 1, 5, 9, ...; and so on) added together at the end, the order that
     SIMD code and BLAS use. Each product is the same; only the rounding of the
@@ -142,24 +142,6 @@ def sequential_activations(X: ArrayLike, w: ArrayLike, b: float) -> NDArray[np.f
     return out
 
 
-def _check_signed_data(
-    X: ArrayLike, y: ArrayLike
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """Validate examples and -1/+1 labels; return them as float arrays (X contiguous)."""
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    y = np.asarray(y)
-    if X.ndim != 2 or y.shape != (X.shape[0],) or X.shape[0] == 0:
-        raise ValueError(
-            f"X must be a non-empty 2-d array with one label in y per row; got X of shape "
-            f"{X.shape} and y of shape {y.shape}."
-        )
-    if not np.all(np.isfinite(X)):
-        raise ValueError("X contains NaN or infinity.")
-    if not np.all(np.isin(y, (-1, 1))):
-        raise ValueError("y must hold the labels -1 and +1 only.")
-    return X, y.astype(np.float64)
-
-
 def run_epochs(
     X: ArrayLike,
     y: ArrayLike,
@@ -180,7 +162,7 @@ def run_epochs(
         The most epochs to run.
     eta : float, default 1.0
         The learning rate.
-    epoch : callable, default :func:`perceptron_lib._loops.perceptron_epoch`
+    epoch : callable, default :func:`perceptron_lib.loops.plain.perceptron_epoch`
         The pass to run, with that function's signature (for example
         :func:`lane_sum_perceptron_epoch`).
 
@@ -288,26 +270,3 @@ def decimal_data(
     X = rng.integers(-9, 10, size=(n, n_features)) / 10.0
     normal = rng.normal(size=n_features)
     return X, np.where(X @ normal > 0, 1, -1)
-
-
-def mixing_weights(mistakes: ArrayLike, mixing: str) -> NDArray[np.float64]:
-    """Return the mixing weights mu of one round: uniform, or in proportion to mistakes.
-
-    A round in which no shard made a mistake has nothing to weigh by; every
-    shard then ends where it started and any weights give the same mix, so
-    uniform weights are used.
-
-    Examples
-    --------
-    >>> mixing_weights([1, 3], "weighted").tolist(), mixing_weights([1, 3], "uniform").tolist()
-    ([0.25, 0.75], [0.5, 0.5])
-    """
-    mistakes = np.asarray(mistakes, dtype=np.float64)
-    if mistakes.ndim != 1 or mistakes.size == 0 or np.any(mistakes < 0):
-        raise ValueError("mistakes must be a non-empty 1-d array of counts >= 0.")
-    if mixing not in ("uniform", "weighted"):
-        raise ValueError(f"mixing must be 'uniform' or 'weighted'; got {mixing!r}.")
-    total = mistakes.sum()
-    if mixing == "uniform" or total == 0:
-        return np.full(mistakes.size, 1.0 / mistakes.size)
-    return mistakes / total

@@ -25,10 +25,10 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import nnls
 
-from .data import make_separable
-from .perceptron import Perceptron
-from .theory import _check_bias, _check_labels, _check_weights, _check_X
-from .trace import TrainingTrace
+from ..data.datasets import make_separable
+from ..perceptron import Perceptron
+from ..trace import TrainingTrace
+from .geometry import _check_bias, _check_labels, _check_weights, _check_X
 
 __all__ = [
     "BoundCase",
@@ -113,7 +113,7 @@ def lifted_bound(
 ) -> float:
     """The mistake bound ``(R / gamma)^2`` certified by ``(w, b)``, R and gamma lifted.
 
-    For ``constant=1`` this is :func:`perceptron_lib.theory.mistake_bound`.
+    For ``constant=1`` this is :func:`perceptron_lib.theory.geometry.mistake_bound`.
     A perceptron whose constant feature is ``s`` updates its bias by
     ``s^2 y``; the bound for that perceptron uses ``constant=s``.
 
@@ -149,7 +149,7 @@ class LiftedSeparator(NamedTuple):
 def max_lifted_margin(X: ArrayLike, y: ArrayLike, constant: float = 1.0) -> LiftedSeparator:
     """The largest lifted margin of ``(X, y)``: the separator with the tightest bound.
 
-    Unlike :func:`perceptron_lib.theory.max_margin`, the bias counts in the
+    Unlike :func:`perceptron_lib.theory.geometry.max_margin`, the bias counts in the
     length here, because the theorem measures the lifted vector ``(b / s, w)``.
     The largest margin of a separator through the origin of the lifted space
     equals the distance from the origin to the convex hull of the vectors

@@ -155,7 +155,7 @@ def signed_distance(w: ArrayLike, b: float, X: ArrayLike) -> NDArray[np.float64]
 
     Examples
     --------
-    >>> from perceptron_lib.theory import signed_distance
+    >>> from perceptron_lib.theory.geometry import signed_distance
     >>> signed_distance([3.0, 4.0], -5.0, [[3.0, 4.0], [0.0, 0.0]]).tolist()
     [4.0, -1.0]
     """
@@ -193,7 +193,7 @@ def margin(w: ArrayLike, b: float, X: ArrayLike, y: ArrayLike) -> float:
 
     Examples
     --------
-    >>> from perceptron_lib.theory import margin
+    >>> from perceptron_lib.theory.geometry import margin
     >>> X = [[2.0, 0.0], [-1.0, 0.0]]
     >>> margin([1.0, 0.0], 0.0, X, [1, -1])
     1.0
@@ -228,7 +228,7 @@ def radius(X: ArrayLike) -> float:
 
     Examples
     --------
-    >>> from perceptron_lib.theory import radius
+    >>> from perceptron_lib.theory.geometry import radius
     >>> radius([[3.0, 4.0], [1.0, 0.0]])
     5.0
     """
@@ -249,7 +249,7 @@ def mistake_bound(
 
     The perceptron *with* a bias is the perceptron without bias run on lifted
     examples ``z_i = (1, x_i)``, with lifted weights ``(b, w)``: the constant
-    feature first, as :func:`perceptron_lib.features.add_constant_feature`
+    feature first, as :func:`perceptron_lib.data.features.add_constant_feature`
     puts it. So with ``fit_intercept=True`` (the default) this function folds
     the bias into the lifted vectors: ``R`` is the lifted radius
     ``max_i ||(1, x_i)||`` and ``gamma`` is the lifted margin of the *given*
@@ -287,7 +287,7 @@ def mistake_bound(
 
     Examples
     --------
-    >>> from perceptron_lib.theory import mistake_bound
+    >>> from perceptron_lib.theory.geometry import mistake_bound
     >>> X = [[1.0, 0.0], [-1.0, 0.0]]
     >>> mistake_bound(X, [1, -1], [1.0, 0.0], 0.0, fit_intercept=False)
     1.0
@@ -349,7 +349,7 @@ def is_linearly_separable(X: ArrayLike, y: ArrayLike) -> bool:
 
     Examples
     --------
-    >>> from perceptron_lib.theory import is_linearly_separable
+    >>> from perceptron_lib.theory.geometry import is_linearly_separable
     >>> X = [[0, 0], [0, 1], [1, 0], [1, 1]]
     >>> is_linearly_separable(X, [-1, -1, -1, 1])  # AND
     True
@@ -443,7 +443,7 @@ def max_margin(X: ArrayLike, y: ArrayLike) -> MaxMarginResult:
 
     Examples
     --------
-    >>> from perceptron_lib.theory import max_margin
+    >>> from perceptron_lib.theory.geometry import max_margin
     >>> result = max_margin([[0.0, 0.0], [2.0, 0.0]], [-1, 1])
     >>> round(result.margin, 6), result.coef.round(6).tolist(), round(result.intercept, 6)
     (1.0, [1.0, 0.0], -1.0)

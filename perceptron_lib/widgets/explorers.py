@@ -6,11 +6,11 @@ text and a matplotlib figure, so the logic is tested without a browser. The
 figure is shown as a PNG image, which works in every Jupyter front end.
 
 The static book has no kernel: each chapter pairs an explorer with a static
-counterpart (:func:`perceptron_lib.animation.animate_training`, or small
-multiples drawn with :mod:`perceptron_lib.plotting`).
+counterpart (:func:`perceptron_lib.figures.animation.animate_training`, or small
+multiples drawn with :mod:`perceptron_lib.figures.basic`).
 
 This module imports ipywidgets, so ``import perceptron_lib`` does not import it;
-use ``from perceptron_lib.widgets import gate_explorer``.
+use ``from perceptron_lib.widgets.explorers import gate_explorer``.
 """
 
 from __future__ import annotations
@@ -23,9 +23,8 @@ import numpy as np
 from matplotlib.figure import Figure
 from numpy.typing import ArrayLike
 
-from ._drawing import _as_points, _positive_mask
-from .data import three_points_example
-from .plotting import (
+from ..data.datasets import three_points_example
+from ..figures.basic import (
     GATE_INPUTS,
     GATE_NAMES,
     _gate_targets,
@@ -35,8 +34,9 @@ from .plotting import (
     plot_projections,
     plot_unit_truth_table,
 )
-from .theory import margin
-from .trace import TrainingTrace, training_trace
+from ..figures.drawing import _as_points, _positive_mask
+from ..theory.geometry import margin
+from ..trace import TrainingTrace, training_trace
 
 FIGURE_WIDTH = "360px"
 
@@ -110,7 +110,7 @@ def _gate_view(w1: float, w2: float, theta: float, target: str) -> tuple[str, Fi
     table : str
         One row per input: the weighted sum, the unit's output, the gate's.
     fig : matplotlib Figure
-        :func:`~perceptron_lib.plotting.plot_unit_truth_table` of the unit.
+        :func:`~perceptron_lib.figures.basic.plot_unit_truth_table` of the unit.
 
     Examples
     --------
@@ -414,7 +414,7 @@ def _voting_view(snapshots, X: ArrayLike, y: ArrayLike, passes: int, point) -> t
     Examples
     --------
     >>> from perceptron_lib import VotedPerceptron
-    >>> from perceptron_lib.averaging import voting_snapshots
+    >>> from perceptron_lib.theory.averaging import voting_snapshots
     >>> X, y = [[1.0, 1.0], [0.5, 3.0], [2.0, 2.0]], [1, 1, -1]
     >>> snaps = voting_snapshots(VotedPerceptron(shuffle=False), X, y, 2)
     >>> table, fig = _voting_view(snaps, X, y, 1, (1.0, 2.0))
@@ -426,7 +426,7 @@ def _voting_view(snapshots, X: ArrayLike, y: ArrayLike, passes: int, point) -> t
     >>> import matplotlib.pyplot as plt
     >>> plt.close(fig)
     """
-    from .voting_figures import plot_vote, vote_summary
+    from ..figures.voting import plot_vote, vote_summary
 
     if not 1 <= passes <= len(snapshots):
         raise ValueError(f"passes must be in 1..{len(snapshots)}, got {passes}.")
@@ -475,7 +475,7 @@ def voting_explorer(estimator, X: ArrayLike, y: ArrayLike, n_passes: int = 5) ->
     >>> [c.description for c in explorer.children[0].children]
     ['passes', 'point x1', 'point x2']
     """
-    from .averaging import voting_snapshots
+    from ..theory.averaging import voting_snapshots
 
     X = _as_points(X)
     snapshots = voting_snapshots(estimator, X, y, n_passes)
@@ -524,7 +524,7 @@ def _kernel_view(
     summary : str
         Epochs, whether training converged, mistakes per epoch, support vectors.
     fig : matplotlib Figure
-        :func:`~perceptron_lib.beyond_linear.plot_kernel_model` of the model.
+        :func:`~perceptron_lib.figures.beyond_linear.plot_kernel_model` of the model.
 
     Examples
     --------
@@ -540,8 +540,8 @@ def _kernel_view(
 
     from sklearn.exceptions import ConvergenceWarning
 
-    from .beyond_linear import plot_kernel_model
-    from .kernel import KernelPerceptron
+    from ..figures.beyond_linear import plot_kernel_model
+    from ..kernel import KernelPerceptron
 
     X = _as_points(X)
     model = KernelPerceptron(  # scikit-learn's name for the scale rho is `gamma`
@@ -591,7 +591,7 @@ def kernel_explorer(datasets: dict | None = None) -> ipw.VBox:
     """
     from sklearn.datasets import make_circles, make_moons
 
-    from .data import make_xor
+    from ..data.datasets import make_xor
 
     if datasets is None:
         datasets = {

@@ -2,7 +2,7 @@
 
 A CSR matrix stores row ``i`` as its nonzero values ``data[indptr[i]:indptr[i + 1]]``
 and their columns ``indices[...]``. Each loop here is its dense twin in
-:mod:`perceptron_lib._loops` with the sum over features replaced by a sum over
+:mod:`perceptron_lib.loops.plain` with the sum over features replaced by a sum over
 the row's stored entries, in the order they are stored, and the update touching
 only those features. That is exactly what scikit-learn's SGD loop does on a
 sparse row, so the weights agree with scikit-learn's on the same matrix.
@@ -13,7 +13,7 @@ sorted column indices these loops also give the dense loops' weights.
 
 An activation that overflows ends the pass with a NaN bias, as in the dense loops.
 
-No speculative version (as :mod:`perceptron_lib._speculative` for dense data): it
+No speculative version (as :mod:`perceptron_lib.loops.speculative` for dense data): it
 was tried and never paid (``benchmarks/sparse_speculation.py``). Scoring four
 rows at once over their nonzeros between mistakes, each row summed in its stored
 order (so the same weights, bit for bit), against these loops, in CPU time on
@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 
-from ._compile import compiled
+from .jit import compiled
 
 
 @compiled

@@ -19,7 +19,7 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
 
-from .theory import _check_X
+from ..theory.geometry import _check_X
 
 __all__ = [
     "PairwiseProducts",
@@ -48,7 +48,7 @@ def add_constant_feature(X: ArrayLike) -> NDArray[np.float64]:
 
     Examples
     --------
-    >>> from perceptron_lib.features import add_constant_feature
+    >>> from perceptron_lib.data.features import add_constant_feature
     >>> add_constant_feature([[2.0, 3.0], [4.0, 5.0]]).tolist()
     [[1.0, 2.0, 3.0], [1.0, 4.0, 5.0]]
     """
@@ -113,7 +113,7 @@ def pairwise_products(
 
     Examples
     --------
-    >>> from perceptron_lib.features import pairwise_products
+    >>> from perceptron_lib.data.features import pairwise_products
     >>> X_new, names = pairwise_products([[0, 1, 1], [1, 1, 0]])
     >>> names
     ['x1', 'x2', 'x3', 'x1 AND x2', 'x1 AND x3', 'x2 AND x3']
@@ -170,8 +170,8 @@ class PairwiseProducts(TransformerMixin, BaseEstimator):
 
     Examples
     --------
-    >>> from perceptron_lib.data import make_xor
-    >>> from perceptron_lib.features import PairwiseProducts
+    >>> from perceptron_lib.data.datasets import make_xor
+    >>> from perceptron_lib.data.features import PairwiseProducts
     >>> X, y = make_xor()
     >>> products = PairwiseProducts().fit(X)
     >>> products.get_feature_names_out().tolist()
@@ -271,7 +271,7 @@ def n_conjunction_features(n_features: int, degree: int) -> int:
 
     Examples
     --------
-    >>> from perceptron_lib.features import n_conjunction_features
+    >>> from perceptron_lib.data.features import n_conjunction_features
     >>> n_conjunction_features(3, 2), n_conjunction_features(10, 2), n_conjunction_features(10, 3)
     (3, 45, 120)
     """

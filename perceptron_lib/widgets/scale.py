@@ -1,10 +1,10 @@
 """The appendix's explorer: parameter mixing for a chosen data set and number of shards.
 
-Like :mod:`perceptron_lib.widgets`, the drawing is a plain function
+Like :mod:`perceptron_lib.widgets.explorers`, the drawing is a plain function
 (:func:`_mixing_view`) that returns text and a figure, so it is tested without
 a browser. The static page shows small multiples of the same figure instead.
 This module imports ipywidgets (and, through the experiments, Dask's
-distributed package): ``from perceptron_lib.scale_widgets import mixing_explorer``.
+distributed package): ``from perceptron_lib.widgets.scale import mixing_explorer``.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from __future__ import annotations
 import ipywidgets as ipw
 from matplotlib.figure import Figure
 
-from .mixing_experiments import accuracy_per_round, mixing_data
-from .scale_plots import plot_accuracy_per_round
-from .widgets import _explorer
+from ..experiments.mixing import accuracy_per_round, mixing_data
+from ..figures.scale import plot_accuracy_per_round
+from .explorers import _explorer
 
 DATA_KINDS = ("separable", "noisy")
 

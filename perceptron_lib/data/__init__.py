@@ -1,0 +1,49 @@
+"""Data for the course, and the feature maps that change what a perceptron can separate.
+
+- :mod:`~perceptron_lib.data.datasets`: planted separators, logic gates, the
+  sources' worked examples, and real tasks that ship with scikit-learn;
+- :mod:`~perceptron_lib.data.features`: the constant feature and products
+  (conjunctions) of pairs of features (chapters 1 and 7).
+
+Every name of both is importable from here (``from perceptron_lib.data import make_xor``).
+"""
+
+from .datasets import (
+    SeparableData,
+    at_least_m_of_n,
+    lecture_notes_example,
+    load_breast_cancer_task,
+    load_digits_pair,
+    load_iris_pair,
+    logic_gate,
+    make_separable,
+    make_xor,
+    min_lift_example,
+    sentiment_example,
+    three_points_example,
+)
+from .features import (
+    PairwiseProducts,
+    add_constant_feature,
+    n_conjunction_features,
+    pairwise_products,
+)
+
+__all__ = [
+    "PairwiseProducts",
+    "SeparableData",
+    "add_constant_feature",
+    "at_least_m_of_n",
+    "lecture_notes_example",
+    "load_breast_cancer_task",
+    "load_digits_pair",
+    "load_iris_pair",
+    "logic_gate",
+    "make_separable",
+    "make_xor",
+    "min_lift_example",
+    "n_conjunction_features",
+    "pairwise_products",
+    "sentiment_example",
+    "three_points_example",
+]

@@ -1,0 +1,15 @@
+"""The measured comparisons the chapters run: seeded, small, and repeatable.
+
+- :mod:`~perceptron_lib.experiments.training`: the order of the examples, and
+  error per pass (chapter 4); its names are importable from here;
+- :mod:`~perceptron_lib.experiments.at_scale`: what is sequential in a run and
+  what changes it, Amdahl's law (the appendix on scale);
+- :mod:`~perceptron_lib.experiments.speculation`: where a speculative epoch's
+  time goes (the appendix);
+- :mod:`~perceptron_lib.experiments.mixing`: parameter mixing's accuracy, time
+  and data movement per round (the appendix; needs Dask).
+"""
+
+from .training import ErrorCurve, OrderingResult, error_by_epoch, ordering_experiment
+
+__all__ = ["ErrorCurve", "OrderingResult", "error_by_epoch", "ordering_experiment"]
