@@ -14,7 +14,7 @@ export PYDEVD_DISABLE_FILE_VALIDATION := 1
 # does not work offline); `make site` installs it when it is missing.
 export CHROMIUM ?= /usr/bin/chromium
 # `make book REPOSITORY=owner/name`: the site's repository, Binder, Colab and
-# Live code links point at that repository (scripts/repository_from_env.py).
+# Live code links point at that repository (scripts/site/repository_from_env.py).
 export REPOSITORY
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -120,7 +120,7 @@ bubblewrap:
 		$(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q bubblewrap; }
 
 # The book's formulas are rendered when it is built, by MathJax in Node
-# (scripts/prerender_math.py): Debian's nodejs and npm are installed when
+# (scripts/site/prerender_math.py): Debian's nodejs and npm are installed when
 # missing, as Chromium is, and `npm ci` installs the exact packages of
 # package-lock.json into node_modules/ (git-ignored).
 node: $(NODE_STAMP)
@@ -146,7 +146,7 @@ pdf: $(STAMP) texlive
 		--nitpick --keep-going
 	mkdir -p $(dir $(PDF))
 	cp $(BUILD)/latex/perceptron-course.pdf $(PDF)
-	@test ! -d $(BUILD)/html || $(BIN)/python scripts/book_pdf.py $(BUILD)/html $(PDF)
+	@test ! -d $(BUILD)/html || $(BIN)/python scripts/pdf/book_pdf.py $(BUILD)/html $(PDF)
 	@echo "The book as a PDF: $(abspath $(PDF))"
 
 pdf-check: pdf
@@ -162,7 +162,7 @@ texlive:
 # nbgrader assignments made from the chapters (never edited by hand): each
 # chapter becomes $(COURSE)/source/chNN and, for the students, release/chNN.
 assignments: $(STAMP)
-	$(BIN)/python scripts/nbgrader_course.py $(COURSE) $(NOTEBOOKS)
+	$(BIN)/python scripts/grading/nbgrader_course.py $(COURSE) $(NOTEBOOKS)
 	@echo "Hand out $(COURSE)/release/chNN/ to the students."
 
 # Autograde a class: SUBMITTED=DIR with DIR/<student>/chNN/<notebook>.ipynb.
@@ -172,7 +172,7 @@ grade: $(STAMP) bubblewrap
 	@test -n "$(SUBMITTED)" || { echo "usage: make grade SUBMITTED=DIR" \
 		"(DIR/<student>/chNN/<notebook>.ipynb)"; exit 2; }
 	@test -f $(COURSE)/gradebook.db || $(MAKE) assignments
-	$(BIN)/python scripts/grades.py $(if $(filter all-or-nothing,$(CREDIT)),--all-or-nothing) \
+	$(BIN)/python scripts/grading/grades.py $(if $(filter all-or-nothing,$(CREDIT)),--all-or-nothing) \
 		$(COURSE) $(SUBMITTED)
 
 lab: $(STAMP)
@@ -184,11 +184,11 @@ execute: $(STAMP)
 	for notebook in $(or $(NB),$(NOTEBOOKS)); do \
 		$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 			--ExecutePreprocessor.store_widget_state=False $$notebook || exit 1; \
-		$(BIN)/python scripts/tidy_notebook.py $$notebook; \
+		$(BIN)/python scripts/notebooks/tidy_notebook.py $$notebook; \
 	done
 
 student: $(STAMP)
-	$(BIN)/python scripts/student_notebooks.py $(BUILD)/student $(NOTEBOOKS)
+	$(BIN)/python scripts/notebooks/student_notebooks.py $(BUILD)/student $(NOTEBOOKS)
 	@echo "Students' copies (exercises without solutions) are in $(BUILD)/student/."
 
 bench: $(STAMP)

@@ -4,7 +4,7 @@
 
 // --------------------------------------------------------------------------
 // Animations: loaded when the reader comes near them, then described.
-// scripts/lazy_animations.py moved each one into _animations/ and left a
+// scripts/site/lazy_animations.py moved each one into _animations/ and left a
 // placeholder with its address.
 // --------------------------------------------------------------------------
 
@@ -258,7 +258,7 @@ function nameControls() {
 // --------------------------------------------------------------------------
 // The header's download menu: its "PDF" entry prints the page. When the site
 // carries the book's PDF (the deploy workflow and `make pdf` put it at the
-// site's root; scripts/book_pdf.py writes its name into book-pdf.js), the entry
+// site's root; scripts/pdf/book_pdf.py writes its name into book-pdf.js), the entry
 // downloads that instead.
 // --------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ solution cell with a checker call on names the cell assigns,
 ``ch07.check_lifted_xor_weights(w, b)``; its answer cell assigns each of them
 ``...`` (which the checker reports as not written yet) before the same call.
 
-Usage: ``python scripts/student_notebooks.py OUTPUT_DIR NOTEBOOK...``
+Usage: ``python scripts/notebooks/student_notebooks.py OUTPUT_DIR NOTEBOOK...``
 (``make student`` writes the book's chapters to ``_build/student``).
 """
 

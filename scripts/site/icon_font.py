@@ -21,7 +21,7 @@ Enable it in ``_config.yml``::
 
     sphinx:
       local_extensions:
-        icon_font: scripts
+        icon_font: scripts/site
 """
 
 from __future__ import annotations

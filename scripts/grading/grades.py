@@ -32,7 +32,7 @@ they were graded are graded again.
 A notebook that is not valid JSON is kept in ``submitted/`` and scores 0 on
 every question; grading of everyone else goes on.
 
-Usage: ``python scripts/grades.py [--all-or-nothing] COURSE_DIR SUBMITTED_DIR``
+Usage: ``python scripts/grading/grades.py [--all-or-nothing] COURSE_DIR SUBMITTED_DIR``
 """
 
 from __future__ import annotations
@@ -58,10 +58,9 @@ sys.modules.setdefault("rfc3987_syntax", None)
 import nbformat  # noqa: E402
 from nbgrader.api import Gradebook, MissingEntry  # noqa: E402
 
-SCRIPTS = Path(__file__).resolve().parent
+SCRIPTS = Path(__file__).resolve().parents[1]  # scripts/, where the grading package is
 sys.path.insert(0, str(SCRIPTS))
-import nbgrader_course  # noqa: E402
-from grading import layout, sandbox, submission  # noqa: E402
+from grading import layout, nbgrader_course, sandbox, submission  # noqa: E402
 from grading.submission import CELL_TIMEOUT  # noqa: E402
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")

@@ -28,7 +28,7 @@ possibly in the middle of a Markdown cell, as in ``student_notebooks.py``):
 Everything else of the solution (its prose, its further demonstration cells,
 the checker's output) is dropped, so ``release/`` holds no solution at all.
 
-Usage: ``python scripts/nbgrader_course.py COURSE_DIR NOTEBOOK...``
+Usage: ``python scripts/grading/nbgrader_course.py COURSE_DIR NOTEBOOK...``
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from pathlib import Path
 
 import nbformat
 
-SCRIPTS = Path(__file__).resolve().parent
+SCRIPTS = Path(__file__).resolve().parents[1]  # scripts/, where the grading package is
 COURSE_ID = "perceptron-course"
 CODING_POINTS = 2  # an exercise checked by the library's checker
 WRITTEN_POINTS = 2  # an exercise the instructor reads and grades
@@ -397,7 +397,7 @@ def write_config(course: Path) -> None:
     nbgrader runs in the course folder, its root by default, so the folder can move.
     """
     (course / "nbgrader_config.py").write_text(
-        f'''"""nbgrader settings of the course (written by scripts/nbgrader_course.py)."""
+        f'''"""nbgrader settings of the course (written by scripts/grading/nbgrader_course.py)."""
 
 import sys
 
@@ -406,7 +406,7 @@ sys.path.insert(0, {str(SCRIPTS)!r})
 from grading.fill import SandboxResults  # noqa: E402
 from nbconvert.preprocessors import ClearMetadataPreprocessor  # noqa: E402
 from nbgrader import preprocessors as p  # noqa: E402
-from nbgrader_output_cap import OutputCap  # noqa: E402
+from grading.nbgrader_output_cap import OutputCap  # noqa: E402
 
 c = get_config()  # noqa: F821
 c.CourseDirectory.course_id = {COURSE_ID!r}
@@ -416,7 +416,7 @@ c.GenerateAssignment.preprocessors = [
     p.CheckCellMetadata, p.ComputeChecksums, p.SaveCells, p.ClearHiddenTests,
     p.ClearMarkScheme, p.ComputeChecksums, p.CheckCellMetadata,
 ]
-# nbgrader executes nothing: scripts/grades.py ran each submission in a sandbox
+# nbgrader executes nothing: scripts/grading/grades.py ran each submission in a sandbox
 # and judged its answers outside it; SandboxResults brings in the outputs and verdicts.
 # A graded cell that prints more than OutputCap's limit scores 0, with the reason.
 c.Autograde.autograde_preprocessors = [

@@ -39,7 +39,7 @@ Enable it in ``_config.yml``::
 
     sphinx:
       local_extensions:
-        offline_site: scripts
+        offline_site: scripts/site
 """
 
 from __future__ import annotations

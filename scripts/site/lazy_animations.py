@@ -15,7 +15,7 @@ Enable it in ``_config.yml``::
 
     sphinx:
       local_extensions:
-        lazy_animations: scripts
+        lazy_animations: scripts/site
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ PLACEHOLDER = """<div class="lazy-animation" data-src="{url}">
 def frame_size(animation: str) -> tuple[int, int]:
     """The frame's width and height as shown, in CSS pixels.
 
-    Those of its ``<img>`` when it has them (``perceptron_lib.animation`` draws
+    Those of its ``<img>`` when it has them (``perceptron_lib.figures.animation`` draws
     frames at twice that size, for 2x screens), else the first frame's pixels,
     read from its PNG header.
     """

@@ -17,7 +17,7 @@ make theirs: they start from the released notebook and fill in the answers.
 
 The tests (``tests/test_nbgrader.py``) grade exactly these.
 
-Usage: ``python scripts/sample_submissions.py COURSE_DIR OUTPUT_DIR``
+Usage: ``python scripts/grading/sample_submissions.py COURSE_DIR OUTPUT_DIR``
 """
 
 from __future__ import annotations

@@ -155,7 +155,7 @@ def animation_frame(html: str, index: int = -1) -> bytes | None:
 def frame_scale(html: str, frame: bytes) -> dict[str, int]:
     """``{"scale": percent}`` printing a frame at the size the page shows it, or ``{}``.
 
-    ``perceptron_lib.animation`` draws frames at twice the size their ``<img>``
+    ``perceptron_lib.figures.animation`` draws frames at twice the size their ``<img>``
     shows them (sharp on a 2x screen); printed at their pixel size they would
     be twice as large as the figures around them.
 

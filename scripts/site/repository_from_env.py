@@ -18,7 +18,7 @@ Enable it in ``_config.yml``::
 
     sphinx:
       local_extensions:
-        repository_from_env: scripts
+        repository_from_env: scripts/site
 """
 
 from __future__ import annotations

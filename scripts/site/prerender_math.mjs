@@ -2,10 +2,10 @@
 // (issue 24: a phone on a slow line showed raw TeX for 12-16 s while the
 // browser fetched and ran MathJax).
 //
-//   node scripts/prerender_math.mjs MACROS.json PAGE.html [PAGE.html ...]
+//   node scripts/site/prerender_math.mjs MACROS.json PAGE.html [PAGE.html ...]
 //
 // MACROS.json holds the TeX macros of _config.yml (mathjax3_config.tex.macros),
-// written by scripts/prerender_math.py, so _config.yml stays their one source.
+// written by scripts/site/prerender_math.py, so _config.yml stays their one source.
 // Each formula that Sphinx wrote as <span class="math">\(...\)</span> or
 // <div class="math">\[...\]</div> gets MathJax 3's SVG output inside that same
 // element, with the assistive MathML that screen readers read
@@ -35,7 +35,7 @@ const STYLE_ID = "MJX-SVG-styles";
 
 const [macrosFile, ...pages] = process.argv.slice(2);
 if (!macrosFile || pages.length === 0) {
-  console.error("usage: node scripts/prerender_math.mjs MACROS.json PAGE.html [...]");
+  console.error("usage: node scripts/site/prerender_math.mjs MACROS.json PAGE.html [...]");
   process.exit(2);
 }
 const macros = JSON.parse(readFileSync(macrosFile, "utf8"));

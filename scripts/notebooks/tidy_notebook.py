@@ -15,7 +15,7 @@
   so the notebook always carries exactly the macros of ``_config.yml``.
 
 Outputs and execution counts, which nbval checks, are kept as they are.
-Usage: ``python scripts/tidy_notebook.py NOTEBOOK...`` (run by ``make execute``).
+Usage: ``python scripts/notebooks/tidy_notebook.py NOTEBOOK...`` (run by ``make execute``).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from pathlib import Path
 import nbformat
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 MACROS_CELL_ID = "course-math-macros"
 
 

@@ -9,7 +9,7 @@ the header's download entry offer the PDF rather than print the page, without
 asking the server for a file that may be missing.
 
 As a Sphinx extension it runs after every HTML build (with the PDF if one was
-built before); as a script, ``python scripts/book_pdf.py HTML_DIR PDF`` (run
+built before); as a script, ``python scripts/pdf/book_pdf.py HTML_DIR PDF`` (run
 by ``make pdf``) adds a PDF built after the site.
 """
 
@@ -23,7 +23,7 @@ from typing import Any
 
 from sphinx.application import Sphinx
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PDF = ROOT / "_build" / "pdf" / "perceptron-course.pdf"
 SCRIPT = "book-pdf.js"
 
@@ -40,7 +40,7 @@ def publish(html_dir: Path, pdf: Path = PDF) -> bool:
         shutil.copyfile(pdf, html_dir / pdf.name)
     value = json.dumps(pdf.name if offered else None)
     (html_dir / "_static" / SCRIPT).write_text(
-        f"// Written by scripts/book_pdf.py: the book's PDF, relative to the site's root.\n"
+        f"// Written by scripts/pdf/book_pdf.py: the book's PDF, relative to the site's root.\n"
         f"window.COURSE_BOOK_PDF = {value};\n",
         encoding="utf-8",
     )
@@ -60,7 +60,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
 
 if __name__ == "__main__":
     if len(sys.argv) != 3:
-        sys.exit("usage: python scripts/book_pdf.py HTML_DIR PDF")
+        sys.exit("usage: python scripts/pdf/book_pdf.py HTML_DIR PDF")
     if not publish(Path(sys.argv[1]), Path(sys.argv[2])):
         sys.exit(f"no PDF at {sys.argv[2]}")
     print(f"The PDF is on the site: {Path(sys.argv[1]) / Path(sys.argv[2]).name}")

@@ -3,7 +3,7 @@
 In the browser, MathJax (264 kB of script, then its fonts) typeset the pages
 after everything else had arrived, so a phone on a slow line showed raw TeX
 such as ``\\(\\gamma\\)`` for 12-16 s (issue 24). Here MathJax 3 runs once, in
-Node, over the written pages (``scripts/prerender_math.mjs``): each formula
+Node, over the written pages (``scripts/site/prerender_math.mjs``): each formula
 becomes an SVG drawing with the MathML that screen readers read, and the
 pages load no MathJax script. Nothing on the site needs MathJax in the
 browser: widgets never reach the web page, and "Live code" (Thebe) brings
@@ -11,7 +11,7 @@ its own renderer for the outputs of a running kernel.
 
 The macros are those of ``_config.yml`` (``mathjax3_config.tex.macros``), read
 from Sphinx's configuration, so ``_config.yml`` stays their one source; the
-LaTeX build reads them from the same place (``scripts/latex_book.py``).
+LaTeX build reads them from the same place (``scripts/pdf/latex_book.py``).
 
 Node and the npm package ``mathjax-full`` (pinned in ``package.json`` and
 ``package-lock.json``) are installed by ``make node``; a build without them
@@ -21,7 +21,7 @@ Enable it in ``_config.yml``::
 
     sphinx:
       local_extensions:
-        prerender_math: scripts
+        prerender_math: scripts/site
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from sphinx.util import logging
 
 logger = logging.getLogger(__name__)
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(__file__).with_suffix(".mjs")
 MATHJAX_PACKAGE = ROOT / "node_modules" / "mathjax-full" / "package.json"
 INSTALL_HINT = "`make node` installs Node and the npm packages of package-lock.json"
