@@ -234,3 +234,11 @@ def test_int64_indices_give_the_same_weights():
         b = Perceptron(shuffle=False, max_iter=10).fit(X64, y)
     assert X64.indices.dtype == np.int64
     assert np.array_equal(a.coef_, b.coef_) and a.intercept_ == b.intercept_
+
+
+def test_a_float64_csr_matrix_is_trained_on_without_a_copy():
+    X, y = _non_canonical(2)
+    model = Perceptron()
+    X_checked, _ = model._validate_training_data(X, y, finite=False, targets=False)
+    for name in ("data", "indices", "indptr"):
+        assert np.shares_memory(getattr(X_checked, name), getattr(X, name)), name
