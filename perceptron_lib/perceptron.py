@@ -81,6 +81,10 @@ class Perceptron(OnlineLinearClassifier):
     (True, 8)
     """
 
+    # Its loops (plain, speculative, sparse) stop at the first activation that is not
+    # finite, and every epoch computes every example's: see ``_base``.
+    _loop_checks_finite = True
+
     def _start(self, n_features: int) -> None:
         self.coef_ = np.zeros(n_features)
         self.intercept_ = 0.0

@@ -35,7 +35,26 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from .jit import compiled
+
+
+@compiled
+def column(indices, p):
+    """The column ``indices[p]``, as an unsigned integer.
+
+    A signed index makes numba add a test per access for Python's negative
+    indexing; an unsigned one reads ``w[j]`` directly. With that, and the row's
+    bounds ``indptr[i]`` taken as ``intp`` (so that ``p`` is a 64-bit position, not
+    an int32 one to widen and test at every read), 5 epochs over the bench's
+    20,000 x 50,000 at 0.1 % ran 1.15x faster: 10.0 and 11.1 ms of CPU against 11.6
+    and 12.7 ms (thread time, medians of 41 alternated runs, two runs, on the
+    2-core machine at load 3.4, 2026-11-24), same weights. The estimators check
+    that every index is in ``[0, n_features)`` first
+    (:func:`perceptron_lib._base.check_csr_structure`).
+    """
+    return np.uintp(indices[p])
 
 
 @compiled
@@ -43,7 +62,7 @@ def sparse_activation(w, b, data, indices, start, stop):
     """Return ``w . x + b`` for the row stored in ``data[start:stop]``, ``indices[start:stop]``."""
     total = 0.0
     for p in range(start, stop):
-        total += w[indices[p]] * data[p]
+        total += w[column(indices, p)] * data[p]
     return total + b
 
 
@@ -52,7 +71,7 @@ def sparse_perceptron_epoch(data, indices, indptr, y, order, w, b, eta, fit_inte
     """One pass of the perceptron over the rows ``order`` of a CSR matrix; returns the bias."""
     for t in range(order.shape[0]):
         i = order[t]
-        start, stop = indptr[i], indptr[i + 1]
+        start, stop = np.intp(indptr[i]), np.intp(indptr[i + 1])
         a = sparse_activation(w, b, data, indices, start, stop)
         if not math.isfinite(a):
             return math.nan  # overflow: the caller raises
@@ -60,7 +79,7 @@ def sparse_perceptron_epoch(data, indices, indptr, y, order, w, b, eta, fit_inte
         if mistakes[t]:
             step = eta * y[i]
             for p in range(start, stop):
-                w[indices[p]] += step * data[p]
+                w[column(indices, p)] += step * data[p]
             if fit_intercept:
                 b += step
     return b
@@ -73,7 +92,7 @@ def sparse_averaged_perceptron_epoch(
     """One pass of the averaged perceptron over a CSR matrix; returns ``(b, beta, j)``."""
     for t in range(order.shape[0]):
         i = order[t]
-        start, stop = indptr[i], indptr[i + 1]
+        start, stop = np.intp(indptr[i]), np.intp(indptr[i + 1])
         a = sparse_activation(w, b, data, indices, start, stop)
         if not math.isfinite(a):
             return math.nan, beta, j  # overflow: the caller raises
@@ -81,8 +100,8 @@ def sparse_averaged_perceptron_epoch(
         if mistakes[t]:
             step = eta * y[i]
             for p in range(start, stop):
-                w[indices[p]] += step * data[p]
-                q[indices[p]] += step * j * data[p]
+                w[column(indices, p)] += step * data[p]
+                q[column(indices, p)] += step * j * data[p]
             if fit_intercept:
                 b += step
                 beta += step * j
@@ -97,7 +116,7 @@ def sparse_margin_perceptron_epoch(
     """One pass of the margin perceptron over a CSR matrix; returns the bias."""
     for t in range(order.shape[0]):
         i = order[t]
-        start, stop = indptr[i], indptr[i + 1]
+        start, stop = np.intp(indptr[i]), np.intp(indptr[i + 1])
         a = sparse_activation(w, b, data, indices, start, stop)
         if not math.isfinite(a):
             return math.nan  # overflow: the caller raises
@@ -105,7 +124,7 @@ def sparse_margin_perceptron_epoch(
         if updates[t]:
             step = eta * y[i]
             for p in range(start, stop):
-                w[indices[p]] += step * data[p]
+                w[column(indices, p)] += step * data[p]
             if fit_intercept:
                 b += step
     return b
