@@ -106,13 +106,12 @@ def attributes(tag: str) -> dict[str, str]:
     return dict(ATTRIBUTE.findall(tag))
 
 
-def static_file(href: str, page: Path, outdir: Path) -> Path | None:
-    """The site file that ``href`` (relative to ``page``) names, if it is in ``_static``."""
+def site_file(href: str, page: Path, folder: Path) -> Path | None:
+    """The file that ``href`` (relative to ``page``) names, if it is one in ``folder``."""
     if re.match(r"[a-z]+:|/", href):
         return None  # another site, or an absolute path
     target = (page.parent / href.split("?")[0].split("#")[0]).resolve()
-    static = (outdir / STATIC).resolve()
-    return target if target.is_file() and static in target.parents else None
+    return target if target.is_file() and folder.resolve() in target.parents else None
 
 
 def inline_css(sheet: Path, target_dir: Path, seen: frozenset[Path] = frozenset()) -> str:
@@ -250,7 +249,7 @@ def rewrite_head(
         if "data-joins" in found:  # written by an earlier build: the files it joined
             sheets.extend(outdir / STATIC / name for name in found["data-joins"].split())
         else:
-            sheet = static_file(found.get("href", ""), page, outdir)
+            sheet = site_file(found.get("href", ""), page, outdir / STATIC)
             if sheet is None:
                 return match.group(0)  # another site's
             sheets.append(sheet)
@@ -276,7 +275,8 @@ def rewrite_head(
 
     def script(match: re.Match) -> str:
         found = attributes(match.group(0))
-        source = static_file(found.get("src", ""), page, outdir)
+        # Any of the site's scripts: the search page's searchindex.js is at the top.
+        source = site_file(found.get("src", ""), page, outdir)
         if source is None or {"defer", "async"} & set(found) or "type" in found:
             return match.group(0)
         if source.name == OPTIONS_SCRIPT:

@@ -28,6 +28,7 @@ PAGE = """<!DOCTYPE html>
   <script src="{up}_static/doctools.js?v=3"></script>
   <script async="async" src="{up}_static/thebe.js"></script>
   <script>DOCUMENTATION_OPTIONS.pagename = 'x';</script>
+  <script src="{up}searchindex.js"></script>
 </head><body><article class="bd-article">
 <p class="used">Text.</p><ul class="search"><li>A result.</li></ul>
 <img src="{up}_images/a.png" alt="A." />
@@ -51,6 +52,7 @@ def written_site(folder: Path) -> Path:
     (static / "doctools.js").write_text("document.body.classList.add('js-ready');")
     (static / "thebe.js").write_text("")
     (static / "scripts" / "bootstrap.js").write_text("")
+    (folder / "searchindex.js").write_text("Search.setIndex({});")
     (folder / "book").mkdir()
     (folder / "index.html").write_text(PAGE.format(up=""))
     (folder / "book" / "chapter.html").write_text(PAGE.format(up="../"))
@@ -95,6 +97,7 @@ def test_a_page_waits_for_one_stylesheet_and_no_script(tmp_path: Path) -> None:
     assert re.findall(r"<script ([^>]*)></script>", head) == [
         'defer src="../_static/doctools.js?v=3"',
         'async="async" src="../_static/thebe.js"',
+        'defer src="../searchindex.js"',
     ]
     assert "<script>const DOCUMENTATION_OPTIONS = {};</script>" in head
     assert head.index("const DOCUMENTATION_OPTIONS") < head.index("pagename")
