@@ -363,3 +363,81 @@ ANIMATION_DENSITY_JS = r"""() => {
 def animation_density_problems(page) -> list[str]:
     """Animation frames with fewer than two pixels per CSS pixel shown."""
     return page.evaluate(ANIMATION_DENSITY_JS)
+
+
+# The first screen's critical path (scripts/site/critical_path.py): what the browser
+# must fetch before it can draw the page, on a line where each request costs a
+# 400 ms round trip and each kB 20 ms.
+MAX_RENDER_BLOCKING = 1  # the one stylesheet the first screen needs
+CRITICAL_PATH_JS = r"""(max) => {
+    const problems = [];
+    for (const script of document.head.querySelectorAll("script[src]")) {
+        if (!script.defer && !script.async && script.type !== "module") {
+            problems.push("a script in the head holds the first paint back: "
+                + script.getAttribute("src"));
+        }
+    }
+    for (const link of document.querySelectorAll('link[rel="preload"][as="script"]')) {
+        problems.push("a script preloaded at the stylesheet's priority: "
+            + link.getAttribute("href"));
+    }
+    const blocking = performance.getEntriesByType("resource")
+        .filter((entry) => entry.renderBlockingStatus === "blocking")
+        .map((entry) => entry.name.split("?")[0].split("/").pop());
+    if (blocking.length > max) {
+        problems.push(`${blocking.length} render-blocking requests (at most ${max}): `
+            + blocking.join(", "));
+    }
+    for (const img of document.querySelectorAll("article img")) {
+        if (img.getAttribute("loading") !== "lazy") {
+            problems.push("a figure fetched before the page is laid out (no loading=lazy): "
+                + (img.getAttribute("src") || "").slice(0, 80));
+        }
+    }
+    return problems;
+}"""
+
+# A stylesheet loaded after the first paint (data-later) must hold no rule that
+# an element of the page, as it is once its scripts have run, matches: that
+# element would be drawn first without the rule, then change.
+LATE_RULES_JS = r"""async () => {
+    const problems = [];
+    const links = [...document.querySelectorAll('link[rel="stylesheet"][data-later]')];
+    await Promise.all(links.map((link) => link.sheet ? null
+        : new Promise((resolve) => { link.onload = link.onerror = resolve; })));
+    const pseudoElement = new RegExp("::?(before|after|first-line|first-letter|marker|"
+        + "placeholder|selection|backdrop|file-selector-button|-webkit-[\\w-]+|-moz-[\\w-]+)",
+        "g");
+    const visit = (rules, sheet) => {
+        for (const rule of rules) {
+            if (rule.cssRules && !rule.selectorText) visit(rule.cssRules, sheet);
+            if (!rule.selectorText) continue;
+            for (const selector of rule.selectorText.split(",")) {
+                let found = null;
+                try {
+                    found = document.querySelector(selector.replace(pseudoElement, ""));
+                } catch (error) {
+                    continue;  // a selector this browser does not know matches nothing here
+                }
+                if (found) {
+                    problems.push(`a rule loaded after the first paint matches `
+                        + `${found.tagName.toLowerCase()}: ${selector.trim()} (${sheet})`);
+                }
+            }
+        }
+    };
+    for (const link of links) {
+        if (!link.sheet) {
+            problems.push(`a stylesheet loaded later did not load: ${link.getAttribute("href")}`);
+            continue;
+        }
+        visit(link.sheet.cssRules, link.getAttribute("href").split("/").pop());
+    }
+    return problems;
+}"""
+
+
+def critical_path_problems(page) -> list[str]:
+    """Scripts and preloads ahead of the first paint, too many render-blocking
+    requests, figures not lazy, and rules loaded late that the page uses."""
+    return page.evaluate(CRITICAL_PATH_JS, MAX_RENDER_BLOCKING) + page.evaluate(LATE_RULES_JS)

@@ -11,6 +11,7 @@ line takes tens of seconds per page)::
 
     .venv/bin/python tests/site_weight.py            # every page of _toc.yml
     .venv/bin/python tests/site_weight.py --slow     # plus the slow-line times
+    .venv/bin/python tests/site_weight.py --waterfall book/02_geometry  # each request
 
 """
 
@@ -206,6 +207,51 @@ def measure(browser, url: str, *, viewport: dict, slow: bool = False) -> tuple[W
         context.close()
 
 
+WATERFALL_SCRIPT = """() => {
+    const nav = performance.getEntriesByType("navigation")[0];
+    const rows = [nav, ...performance.getEntriesByType("resource")].map((e) => ({
+        name: e.name, start: e.startTime, end: e.responseEnd,
+        bytes: e.transferSize, blocking: e.renderBlockingStatus ?? "",
+        type: e.initiatorType,
+    }));
+    const paint = performance.getEntriesByName("first-contentful-paint")[0];
+    return {rows, text: paint ? paint.startTime : null,
+            readable: window.__courseReadable ?? null};
+}"""
+
+
+def waterfall(browser, url: str, *, viewport: dict) -> str:
+    """Every request of one first visit on :data:`SLOW_LINE`, in order, as text.
+
+    Each line gives when the request started and ended (ms after navigation),
+    the bytes it took (gzip, headers included) and whether the browser counted
+    it as render-blocking (Resource Timing's ``renderBlockingStatus``).
+    """
+    context = browser.new_context(viewport=viewport)
+    try:
+        page = context.new_page()
+        page.add_init_script(READABLE_SCRIPT)
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+        cdp.send("Network.emulateNetworkConditions", SLOW_LINE)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": SLOW_CPU})
+        page.goto(url, wait_until="load", timeout=120_000)
+        page.wait_for_load_state("networkidle", timeout=120_000)
+        found = page.evaluate(WATERFALL_SCRIPT)
+    finally:
+        context.close()
+    lines = [f"{'start':>6s} {'end':>6s} {'kB':>6s}  {'blocking':12s} file"]
+    for row in sorted(found["rows"], key=lambda row: row["start"]):
+        name = row["name"].split("?")[0].rsplit("/", 1)[-1][:60]
+        lines.append(f"{row['start']:6.0f} {row['end']:6.0f} {row['bytes'] / 1e3:6.1f}  "
+                     f"{row['blocking'] or row['type']:12s} {name}")  # fmt: skip
+    for key in ("text", "readable"):
+        value = found[key]
+        lines.append(f"{key}: " + (f"{value:.0f} ms" if value is not None else "never"))
+    return "\n".join(lines)
+
+
 def main() -> None:
     import sys
 
@@ -216,6 +262,8 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--slow", action="store_true", help="also time a slow mobile line")
+    parser.add_argument("--waterfall", action="store_true",
+                        help="list each request of a first visit on the slow line")  # fmt: skip
     parser.add_argument("--html", type=Path, help="the built site (default: _build/html)")
     parser.add_argument("pages", nargs="*", help="docnames (default: every page)")
     options = parser.parse_args()
@@ -229,6 +277,10 @@ def main() -> None:
         )
         for docname in options.pages or toc_files():
             url = urljoin(site, f"{docname}.html")
+            if options.waterfall:
+                print(docname, waterfall(browser, url, viewport={"width": 390, "height": 844}),
+                      sep="\n", flush=True)  # fmt: skip
+                continue
             weight, _ = measure(browser, url, viewport={"width": 390, "height": 844})
             line = f"{docname:40s} {weight.describe()}"
             if options.slow:

@@ -79,6 +79,7 @@ from site_phone import (
     FULL_ICON_FONT,
     animation_density_problems,
     covered_control_problems,
+    critical_path_problems,
     enlarge_cue_problems,
     failed_animation_problems,
     figure_size_problems,
@@ -237,7 +238,21 @@ def open_page(page, url: str) -> LoadWatch:
         }"""
     )
     load_lazy_animations(page)
+    load_lazy_images(page)
     return watch
+
+
+def load_lazy_images(page) -> None:
+    """Load every figure now, as a reader scrolling through the page would
+    (the figures are ``loading="lazy"``, scripts/site/critical_path.py)."""
+    page.evaluate(
+        """async () => {
+            const images = [...document.images];
+            for (const img of images) img.loading = "eager";
+            await Promise.all(images.filter((img) => !img.complete).map((img) =>
+                new Promise((done) => { img.onload = img.onerror = done; })));
+        }"""
+    )
 
 
 def load_lazy_animations(page) -> None:
@@ -683,6 +698,16 @@ def test_first_screen_shows_maths_without_javascript(docname: str, site_url: str
         problems = first_screen_tex_problems(page)
     finally:
         context.close()
+    assert not problems, f"{docname}:\n  " + "\n  ".join(problems)
+
+
+@pytest.mark.parametrize("docname", PAGES)
+def test_first_paint_waits_for_one_stylesheet(docname: str, site_url: str, browser) -> None:
+    """The first screen waits for one stylesheet and no script; the figures load when
+    they are near; the rules loaded after the first paint match nothing on the page."""
+    with new_page(browser, PHONE) as page:
+        page.goto(urljoin(site_url, f"{docname}.html"), wait_until="load")
+        problems = critical_path_problems(page)
     assert not problems, f"{docname}:\n  " + "\n  ".join(problems)
 
 
@@ -1176,6 +1201,76 @@ def test_phone_checks_fail_on_broken_pages_only(name: str, phone_site: str, brow
     with new_page(browser, PHONE) as page:
         page.goto(phone_site + name, wait_until="load")
         problems = check(page)
+    if expected is None:
+        assert problems == [], problems
+    else:
+        assert any(expected in problem for problem in problems), problems
+
+
+CRITICAL_PAGE = """<!DOCTYPE html><html lang="en"><head><title>critical path</title>
+<link rel="icon" href="dot.png">
+<link rel="stylesheet" href="first.css">
+<script defer src="late.js"></script>
+<script>addEventListener("DOMContentLoaded", () => document.head.insertAdjacentHTML(
+  "beforeend", '<link rel="stylesheet" href="later.css" data-later="">'));</script>
+{head}</head><body><article><p>Text.</p>
+<img loading="lazy" src="dot.png" alt="A dot." width="4" height="4">{body}</article>
+</body></html>"""
+CRITICAL_PAGES = {
+    # name: (in the head, in the body, what is wrong or None for a good page)
+    "critical_good.html": ("", "", None),
+    "critical_blocking_script.html": (
+        '<script src="late.js"></script>',
+        "",
+        "a script in the head holds the first paint back: late.js",
+    ),
+    "critical_preload.html": (
+        '<link rel="preload" as="script" href="late.js">',
+        "",
+        "a script preloaded at the stylesheet's priority: late.js",
+    ),
+    "critical_two_stylesheets.html": (
+        '<link rel="stylesheet" href="second.css">',
+        "",
+        "2 render-blocking requests (at most 1): first.css, second.css",
+    ),
+    "critical_eager_figure.html": (
+        "",
+        '<img src="dot.png" alt="Another dot." width="4" height="4">',
+        "a figure fetched before the page is laid out",
+    ),
+    "critical_late_rule_used.html": (
+        "",
+        '<div class="carousel">A class only the late stylesheet styles.</div>',
+        "a rule loaded after the first paint matches div: .carousel",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def critical_site(tmp_path_factory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("critical_site")
+    Image.new("RGB", (4, 4), (0, 0, 0)).save(folder / "dot.png")
+    (folder / "first.css").write_text("p { color: #222; }")
+    (folder / "second.css").write_text("img { border: 0; }")
+    (folder / "later.css").write_text(
+        ".carousel { display: flex; } .toast::before { content: '!'; }"
+    )
+    (folder / "late.js").write_text("window.late = true;")
+    for name, (head, body, _) in CRITICAL_PAGES.items():
+        (folder / name).write_text(CRITICAL_PAGE.format(head=head, body=body))
+    with serve(folder) as url:
+        yield url
+
+
+@pytest.mark.parametrize("name", CRITICAL_PAGES)
+def test_critical_path_checks_fail_on_broken_pages_only(
+    name: str, critical_site: str, browser
+) -> None:
+    expected = CRITICAL_PAGES[name][2]
+    with new_page(browser, PHONE) as page:
+        page.goto(critical_site + name, wait_until="load")
+        problems = critical_path_problems(page)
     if expected is None:
         assert problems == [], problems
     else:

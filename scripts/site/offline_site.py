@@ -1,14 +1,11 @@
 """A small Sphinx extension that makes the built book work without internet.
 
-Jupyter Book's defaults fetch three things from CDNs that a reader without
+Jupyter Book's defaults fetch things from CDNs that a reader without
 internet (a classroom, a downloaded copy of the site, the site test) does not
-get, and one default breaks a script on every page:
+get, and one default breaks a script on every page. (MathJax is not one of
+them: the formulas are rendered when the book is built, and no page loads
+MathJax, ``scripts/prerender_math.py``.)
 
-- **MathJax.** Sphinx points every page at MathJax on a CDN, so offline pages
-  show raw TeX. The PyPI package ``sphinx-mathjax-offline`` (pinned in
-  ``requirements.txt``) ships MathJax 3's browser build; this extension adds it
-  to the site's static files and points ``mathjax_path`` at it. The files are
-  copied into ``_build/html/_static/mathjax`` by every build, never committed.
 - **Font Awesome 4** for the buttons of matplotlib's ``to_jshtml()``
   animations: each animation links a stylesheet on a CDN. The book's theme
   already bundles Font Awesome 6, which draws the same buttons, so the link
@@ -44,20 +41,11 @@ Enable it in ``_config.yml``::
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 from typing import Any
 
 from sphinx.application import Sphinx
-from sphinx.config import Config
-from sphinx.util import logging
-
-logger = logging.getLogger(__name__)
-
-# The package's import name has hyphens: it is located by name, never imported.
-MATHJAX_PACKAGE = "sphinx-mathjax-offline"
-MATHJAX_ENTRY_POINT = "mathjax/tex-chtml.js"  # relative to the site's _static/
 
 # matplotlib's jshtml template starts with this <link> (Font Awesome 4.4 on a CDN).
 CDN_FONT_AWESOME = re.compile(
@@ -70,27 +58,6 @@ ICON_SCRIPT = re.compile(
     r'[ \t]*<script src="[^"]*_static/scripts/fontawesome\.js[^"]*"></script>\n?'
 )
 WIDGET_STATE_TYPE = "application/vnd.jupyter.widget-state+json"
-
-
-def mathjax_static_dir() -> Path | None:
-    """Return the folder that holds ``mathjax/``, or None if the package is missing."""
-    spec = importlib.util.find_spec(MATHJAX_PACKAGE)
-    if spec is None or spec.origin is None:
-        return None
-    static = Path(spec.origin).parent / "static"
-    return static if (static / MATHJAX_ENTRY_POINT).is_file() else None
-
-
-def use_local_mathjax(app: Sphinx, config: Config) -> None:
-    """Serve MathJax from the site itself when the package is installed."""
-    static = mathjax_static_dir()
-    if static is None:
-        # Keep the build working (with MathJax from the CDN) in an environment
-        # installed before the package was pinned; the site test fails on it.
-        logger.info(f"offline_site: {MATHJAX_PACKAGE} is not installed, MathJax from a CDN")
-        return
-    config.html_static_path = [*config.html_static_path, str(static)]
-    config.mathjax_path = MATHJAX_ENTRY_POINT
 
 
 def keep_page_offline(
@@ -131,7 +98,6 @@ def drop_icon_script(app: Sphinx, exception: Exception | None) -> None:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register the extension's hooks."""
-    app.connect("config-inited", use_local_mathjax)
     # Late priority: run after the extensions that add scripts to the page.
     app.connect("html-page-context", keep_page_offline, priority=900)
     app.connect("build-finished", drop_icon_script)
