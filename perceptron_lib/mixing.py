@@ -110,6 +110,29 @@ def mix(coefs: list[NDArray], intercepts: list[float], mu: ArrayLike) -> tuple[N
     return w, float(b)
 
 
+def mixing_weights(mistakes: ArrayLike, mixing: str) -> NDArray[np.float64]:
+    """Return the mixing weights mu of one round: uniform, or in proportion to mistakes.
+
+    A round in which no shard made a mistake has nothing to weigh by; every
+    shard then ends where it started and any weights give the same mix, so
+    uniform weights are used.
+
+    Examples
+    --------
+    >>> mixing_weights([1, 3], "weighted").tolist(), mixing_weights([1, 3], "uniform").tolist()
+    ([0.25, 0.75], [0.5, 0.5])
+    """
+    mistakes = np.asarray(mistakes, dtype=np.float64)
+    if mistakes.ndim != 1 or mistakes.size == 0 or np.any(mistakes < 0):
+        raise ValueError("mistakes must be a non-empty 1-d array of counts >= 0.")
+    if mixing not in ("uniform", "weighted"):
+        raise ValueError(f"mixing must be 'uniform' or 'weighted'; got {mixing!r}.")
+    total = mistakes.sum()
+    if mixing == "uniform" or total == 0:
+        return np.full(mistakes.size, 1.0 / mistakes.size)
+    return mistakes / total
+
+
 class MixingRun(NamedTuple):
     """What a run of (iterative) parameter mixing returns: weights and the per-round record.
 
@@ -298,9 +321,6 @@ def _check_settings(n_shards, n_samples, mixing, max_iter, eta) -> None:
         raise ValueError(f"eta must be a positive number; got {eta!r}.")
 
 
-# -- checks of the data and the mixing weights ----------------------------------------
-
-
 def _check_signed_data(
     X: ArrayLike, y: ArrayLike
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -317,26 +337,3 @@ def _check_signed_data(
     if not np.all(np.isin(y, (-1, 1))):
         raise ValueError("y must hold the labels -1 and +1 only.")
     return X, y.astype(np.float64)
-
-
-def mixing_weights(mistakes: ArrayLike, mixing: str) -> NDArray[np.float64]:
-    """Return the mixing weights mu of one round: uniform, or in proportion to mistakes.
-
-    A round in which no shard made a mistake has nothing to weigh by; every
-    shard then ends where it started and any weights give the same mix, so
-    uniform weights are used.
-
-    Examples
-    --------
-    >>> mixing_weights([1, 3], "weighted").tolist(), mixing_weights([1, 3], "uniform").tolist()
-    ([0.25, 0.75], [0.5, 0.5])
-    """
-    mistakes = np.asarray(mistakes, dtype=np.float64)
-    if mistakes.ndim != 1 or mistakes.size == 0 or np.any(mistakes < 0):
-        raise ValueError("mistakes must be a non-empty 1-d array of counts >= 0.")
-    if mixing not in ("uniform", "weighted"):
-        raise ValueError(f"mixing must be 'uniform' or 'weighted'; got {mixing!r}.")
-    total = mistakes.sum()
-    if mixing == "uniform" or total == 0:
-        return np.full(mistakes.size, 1.0 / mistakes.size)
-    return mistakes / total
