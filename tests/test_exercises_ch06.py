@@ -105,6 +105,34 @@ def test_disagreement_rejects_agreeing_vectors_and_bad_input():
         ch06.check_disagreement([([1.0], 0.0, 0)], [1.0])
 
 
+def test_disagreement_refuses_a_vote_tie():
+    # Votes +1 and -1, one each: the vote's total is 0 and predicts -1 only by the
+    # rule at 0, while the sum of activations, 2 - 1, is +1. Not a disagreement of
+    # votes against activations.
+    with pytest.raises(ExerciseFailure, match="The vote is a tie"):
+        ch06.check_disagreement([([2.0], 0.0, 1), ([-1.0], 0.0, 1)], [1.0])
+
+
+def test_disagreement_refuses_a_sum_of_activations_of_zero():
+    # Vote +1 (three against one); sum 3 * 1 - 1 * 3 = 0 predicts -1 only by the rule.
+    with pytest.raises(ExerciseFailure, match="sum of activations is exactly 0"):
+        ch06.check_disagreement([([1.0], 0.0, 3), ([-3.0], 0.0, 1)], [1.0])
+
+
+def test_disagreement_refuses_an_activation_of_zero():
+    # The first vector sits on its boundary at x: it votes -1 by the rule, outvoting
+    # the second, while the sum of activations is 0 * 3 + 1 = 1 > 0.
+    with pytest.raises(ExerciseFailure, match="activation exactly 0"):
+        ch06.check_disagreement([([0.0], 0.0, 3), ([1.0], 0.0, 1)], [1.0])
+
+
+def test_disagreement_refuses_a_count_that_is_not_whole():
+    # A survival count counts examples: 1.5 is none. With it the vote is 1.5 - 1 > 0
+    # and the sum 1.5 - 10 < 0, so only the whole-number rule can refuse it.
+    with pytest.raises(ExerciseFailure, match="whole number"):
+        ch06.check_disagreement([([1.0], 0.0, 1.5), ([-10.0], 0.0, 1)], [1.0])
+
+
 # -- Algorithm 7 -------------------------------------------------------------------
 
 
@@ -132,7 +160,7 @@ def test_right_averaged_perceptron_passes(capsys):
     [
         ({"sign": 0.0}, "that is the last (w, b)"),
         ({"count_all": False}, "after every example, mistake or not"),
-        ({"start": 0.0}, "starts its counter at j = 1; yours starts at 0"),
+        ({"start": 0.0}, "you divided by T, the number of examples visited"),
         ({"sign": 1.0}, "subtract the cached sums"),
     ],
 )
@@ -147,6 +175,46 @@ def test_each_slip_gets_its_own_hint(slip, hint):
     if slip == {"sign": 1.0}:  # a slip no other one imitates: its hint alone
         others = ("that is the last", "mistake or not", "counter at j = 1", "Or:")
         assert not any(other in message for other in others)
+
+
+def test_averaging_the_vectors_after_each_example_is_told_it_divided_by_t():
+    # The plainest average a student writes: add w after every example, divide by
+    # the number of examples T. It leaves out w_0 = 0, so it is (T + 1) / T times the
+    # definition's average: same predictions, another number. The hint must name
+    # that, not a counter started at 0 that this student never wrote.
+    def plain_average(X, y, passes):
+        X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+        w, b = np.zeros(X.shape[1]), 0.0
+        total_w, total_b, visited = np.zeros(X.shape[1]), 0.0, 0
+        for _ in range(passes):
+            for x, label in zip(X, y, strict=True):
+                if label * (w @ x + b) <= 0:
+                    w, b = w + label * x, b + label
+                total_w, total_b, visited = total_w + w, total_b + b, visited + 1
+        return total_w / visited, total_b / visited
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch06.check_averaged_perceptron(plain_average)
+    message = str(failure.value)
+    assert "you divided by T, the number of examples visited" in message
+    assert "T + 1 vectors w_0, ..., w_T" in message
+    assert "If you averaged the vectors w_1, ..., w_T after the examples" in message
+
+
+def test_returning_the_sum_is_told_to_divide():
+    def summed(X, y, passes):
+        X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+        w, q, b, beta, j = np.zeros(X.shape[1]), np.zeros(X.shape[1]), 0.0, 0.0, 1.0
+        for _ in range(passes):
+            for x, label in zip(X, y, strict=True):
+                if label * (w @ x + b) <= 0:
+                    w, b = w + label * x, b + label
+                    q, beta = q + j * label * x, beta + j * label
+                j += 1
+        return j * w - q, j * b - beta
+
+    with pytest.raises(ExerciseFailure, match="that is the sum of the T"):
+        ch06.check_averaged_perceptron(summed)
 
 
 def test_early_stopping_is_wrong_here_and_gets_no_false_hint():

@@ -139,9 +139,13 @@ def check_vote(voted_prediction: Callable[[Sequence, ArrayLike], int]) -> None:
 def check_disagreement(vectors: Sequence, x: ArrayLike) -> None:
     """Check that the vote and the averaged prediction of ``vectors`` differ at ``x``.
 
-    ``vectors`` is a list of ``(w, b, c)`` with counts ``c >= 1``; ``x`` a point
-    with as many features as each ``w``. The averaged prediction is the sign of
-    ``sum_k c_k (w_k . x + b_k)``; the vote that of ``sum_k c_k * prediction_k``.
+    ``vectors`` is a list of ``(w, b, c)`` with whole survival counts ``c >= 1``;
+    ``x`` a point with as many features as each ``w``. The averaged prediction
+    is +1 if ``sum_k c_k (w_k . x + b_k) > 0`` and -1 otherwise; the vote is +1
+    if ``sum_k c_k * prediction_k > 0`` and -1 otherwise. The two must differ
+    because of the vote itself, not because of the rule at 0: a total of
+    exactly 0, or a vector whose activation at ``x`` is exactly 0, is decided
+    by that rule (it predicts -1), so such a case is refused.
 
     Examples
     --------
@@ -152,6 +156,12 @@ def check_disagreement(vectors: Sequence, x: ArrayLike) -> None:
     ...
     perceptron_lib.exercises.ExerciseFailure: These vectors agree at x = [1.0]: the vote \
 predicts +1 (score 1) and so does the average (score 1).
+    >>> check_disagreement([([2.0], 0.0, 1), ([-1.0], 0.0, 1)], [1.0])
+    Traceback (most recent call last):
+    ...
+    perceptron_lib.exercises.ExerciseFailure: The vote is a tie at x = [1.0] (score 0): it \
+predicts -1 only because a total of 0 predicts -1, not because more votes say -1. Find a \
+case where the vote has a majority.
     """
     not_written(vectors=vectors, x=x)
     try:
@@ -164,10 +174,34 @@ predicts +1 (score 1) and so does the average (score 1).
             "Pass a list of (w, b, c) whose w all have the same length, and a point x "
             "of that length."
         ) from None
-    if np.any(counts < 1):
-        raise ExerciseFailure("Survival counts are at least 1: every stored vector has c >= 1.")
+    if np.any(counts < 1) or np.any(counts != np.round(counts)):
+        raise ExerciseFailure(
+            "A survival count is a number of examples: a whole number, at least 1 "
+            f"(got {describe(counts.tolist())})."
+        )
+    activations = weights @ x + biases
+    on_boundary = np.flatnonzero(activations == 0)
+    if on_boundary.size:
+        raise ExerciseFailure(
+            f"Vector number {on_boundary[0] + 1} has activation exactly 0 at x = "
+            f"{describe(x)}: it votes -1 only by the rule at the boundary. Choose x off "
+            "every vector's boundary, so that the difference comes from the vote itself."
+        )
     voted = float(_library_vote(weights, biases, counts, [x])[0])
     averaged = float(_library_weighted_sum(weights, biases, counts, [x])[0])
+    # A total of exactly 0 predicts -1 by the course's rule at 0: a disagreement
+    # that rests on it says nothing about votes against activations.
+    if voted == 0:
+        raise ExerciseFailure(
+            f"The vote is a tie at x = {describe(x)} (score 0): it predicts -1 only "
+            "because a total of 0 predicts -1, not because more votes say -1. Find a "
+            "case where the vote has a majority."
+        )
+    if averaged == 0:
+        raise ExerciseFailure(
+            f"The sum of activations is exactly 0 at x = {describe(x)}: the average "
+            "predicts -1 there only by the rule at 0. Find a case where the sum is not 0."
+        )
     said = {True: "+1", False: "-1"}
     if (voted > 0) == (averaged > 0):
         raise ExerciseFailure(
@@ -209,8 +243,14 @@ def _variant(
     count_first=False,
     strict=False,
     bias=True,
+    divide=True,
 ):
-    """Algorithm 7 with one of the usual slips, to confirm a hint."""
+    """Algorithm 7 with one of the usual slips, to confirm a hint.
+
+    ``start=0.0`` is also what averaging the T vectors after the examples gives
+    (dividing by T, leaving out the starting vector); ``divide=False`` returns
+    the sum of the T + 1 vectors instead of their average.
+    """
     X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
     w, q = np.zeros(X.shape[1]), np.zeros(X.shape[1])
     b, beta, j = 0.0, 0.0, start
@@ -226,6 +266,8 @@ def _variant(
                     b, beta = b + label, beta + label * j
             if not count_first and (count_every_example or mistake):
                 j += 1
+    if not divide:
+        return j * w + sign * q, j * b + sign * beta
     return w + sign * q / j, b + sign * beta / j
 
 
@@ -239,7 +281,20 @@ _AVERAGED_SLIPS = [
         "the counter j must grow by one after every example, mistake or not: it "
         "counts how long each vector survives.",
     ),
-    ({"start": 0.0}, "Algorithm 7 starts its counter at j = 1; yours starts at 0."),
+    (
+        {"start": 0.0},
+        "you divided by T, the number of examples visited, where chapter 6's average "
+        "divides by T + 1: it averages the T + 1 vectors w_0, ..., w_T, the starting "
+        "w_0 = 0 included. If you averaged the vectors w_1, ..., w_T after the examples, "
+        "count w_0 too; if you wrote Algorithm 7, it starts its counter at j = 1; yours "
+        "starts at 0. Yours is (T + 1) / T times the average: it predicts the same, but it "
+        "is not the number the exercise asks for.",
+    ),
+    (
+        {"divide": False},
+        "that is the sum of the T + 1 vectors w_0, ..., w_T; their average divides it by "
+        "T + 1: return w - q / j and b - beta / j.",
+    ),
     (
         {"count_first": True},
         "add 1 to j after the example (and its update), not before it.",
@@ -280,10 +335,14 @@ def check_averaged_perceptron(
 ) -> None:
     """Check ``averaged_perceptron(X, y, passes) -> (w, b)``: Daume's Algorithm 7.
 
-    Start from ``w = q = 0``, ``b = beta = 0`` and ``j = 1``; visit the examples
-    in the order given, ``passes`` times (no early stop). On a mistake
-    (``y (w . x + b) <= 0``) add ``y x`` to ``w``, ``y`` to ``b``, ``j y x`` to
-    ``q`` and ``j y`` to ``beta``; after every example add 1 to ``j``. Return
+    The answer is the average of the ``T + 1`` weight vectors ``w_0 = 0, w_1,
+    ..., w_T`` (and biases) of a run that visits ``T`` examples, chapter 6's
+    definition. Dividing by ``T`` instead predicts alike but is another number:
+    it is refused with a hint that says so. Start from ``w = q = 0``,
+    ``b = beta = 0`` and ``j = 1``; visit the examples in the order given,
+    ``passes`` times (no early stop). On a mistake (``y (w . x + b) <= 0``)
+    add ``y x`` to ``w``, ``y`` to ``b``, ``j y x`` to ``q`` and ``j y`` to
+    ``beta``; after every example add 1 to ``j``. Return
     ``w - q / j`` and ``b - beta / j`` (the names of chapter 6's Algorithm 7).
     ``X`` is a 2-d NumPy array and ``y`` an array of labels -1 and +1.
 
