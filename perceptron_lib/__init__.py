@@ -45,36 +45,28 @@ from .data.features import (
     n_conjunction_features,
     pairwise_products,
 )
+from .experiments.averaging import (  # voting and averaging, measured (chapter 6)
+    VotingComparison,
+    compare_last_voted_averaged,
+    naive_average,
+)
+from .experiments.convergence import proof_steps
 from .experiments.training import ErrorCurve, OrderingResult, error_by_epoch, ordering_experiment
 from .kernel import KernelPerceptron
 from .margin import MarginPerceptron
 from .perceptron import Perceptron
 from .rosenblatt import RosenblattRun, rosenblatt_train, rosenblatt_update, threshold_sign
-from .theory.averaging import (  # voting and averaging, taken apart (chapter 6)
-    VotingComparison,
-    compare_last_voted_averaged,
-    naive_average,
-    vote,
-    weighted_sum,
-)
+from .theory.averaging import vote, weighted_sum  # voting and averaging, written out
 from .theory.convergence import (
     hadamard_example,
     lifted_bound,
     lifted_margin,
     lifted_radius,
     max_lifted_margin,
-    proof_steps,
 )
-from .theory.geometry import (
-    MaxMarginResult,
-    is_linearly_separable,
-    margin,
-    max_margin,
-    mistake_bound,
-    radius,
-    signed_distance,
-)
+from .theory.geometry import margin, mistake_bound, radius, signed_distance
 from .theory.losses import perceptron_criterion, perceptron_criterion_gradient, zero_one_loss
+from .theory.separability import MaxMarginResult, is_linearly_separable, max_margin
 from .trace import TrainingTrace, training_trace
 from .voted import VotedPerceptron
 

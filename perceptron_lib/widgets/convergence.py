@@ -11,8 +11,8 @@ from __future__ import annotations
 import ipywidgets as ipw
 from matplotlib.figure import Figure
 
+from ..experiments.convergence import bound_case
 from ..figures.convergence import plot_bound_case
-from ..theory.convergence import bound_case
 from .explorers import _explorer, _slider
 
 

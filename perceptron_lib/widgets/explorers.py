@@ -414,7 +414,7 @@ def _voting_view(snapshots, X: ArrayLike, y: ArrayLike, passes: int, point) -> t
     Examples
     --------
     >>> from perceptron_lib import VotedPerceptron
-    >>> from perceptron_lib.theory.averaging import voting_snapshots
+    >>> from perceptron_lib.experiments.averaging import voting_snapshots
     >>> X, y = [[1.0, 1.0], [0.5, 3.0], [2.0, 2.0]], [1, 1, -1]
     >>> snaps = voting_snapshots(VotedPerceptron(shuffle=False), X, y, 2)
     >>> table, fig = _voting_view(snaps, X, y, 1, (1.0, 2.0))
@@ -475,7 +475,7 @@ def voting_explorer(estimator, X: ArrayLike, y: ArrayLike, n_passes: int = 5) ->
     >>> [c.description for c in explorer.children[0].children]
     ['passes', 'point x1', 'point x2']
     """
-    from ..theory.averaging import voting_snapshots
+    from ..experiments.averaging import voting_snapshots
 
     X = _as_points(X)
     snapshots = voting_snapshots(estimator, X, y, n_passes)
