@@ -77,14 +77,14 @@ _LAZY = {
     "plot_error_curve": "figures.curves",
     "plot_loss_profile": "figures.curves",
     "plot_run_spread": "figures.curves",
-    "plot_boundary": "figures.basic",
-    "plot_data": "figures.basic",
-    "plot_decision_regions": "figures.basic",
-    "plot_margin_band": "figures.basic",
-    "plot_mistakes_per_epoch": "figures.basic",
-    "plot_projections": "figures.basic",
-    "plot_unit_truth_table": "figures.basic",
-    "plot_update": "figures.basic",
+    "plot_boundary": "figures.geometry",
+    "plot_data": "figures.geometry",
+    "plot_decision_regions": "figures.regions",
+    "plot_margin_band": "figures.geometry",
+    "plot_mistakes_per_epoch": "figures.training",
+    "plot_projections": "figures.geometry",
+    "plot_unit_truth_table": "figures.regions",
+    "plot_update": "figures.training",
 }
 
 

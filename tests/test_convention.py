@@ -15,7 +15,8 @@ import pytest
 
 from perceptron_lib.data import datasets as data
 from perceptron_lib.data.features import add_constant_feature
-from perceptron_lib.figures import basic as plotting
+from perceptron_lib.figures import geometry as plotting
+from perceptron_lib.figures import regions
 from perceptron_lib.figures.drawing import _clip_half_plane
 from perceptron_lib.theory import geometry, separability
 from perceptron_lib.theory.convergence import max_lifted_margin
@@ -43,7 +44,7 @@ def test_shading_and_drawing_state_the_a_greater_than_zero_rule():
 
 def test_a_point_on_the_boundary_is_drawn_negative():
     # w = (1, 1), b = -1: the inputs (0, 1) and (1, 0) have a = 0 exactly.
-    ax = plotting.plot_unit_truth_table([1.0, 1.0], -1.0)
+    ax = regions.plot_unit_truth_table([1.0, 1.0], -1.0)
     (silent,) = [c for c in ax.collections if c.get_label() == "silent, output -1"]
     assert {tuple(p) for p in silent.get_offsets()} == {(0, 0), (0, 1), (1, 0)}
 

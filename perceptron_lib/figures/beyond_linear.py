@@ -5,9 +5,9 @@
 - :func:`plot_kernel_model` colours the plane by a fitted
   :class:`~perceptron_lib.KernelPerceptron` and rings its support vectors;
 - :func:`animate_kernel_training` shows its regions after each epoch, the
-  static counterpart of :func:`perceptron_lib.widgets.explorers.kernel_explorer`.
+  static counterpart of :func:`perceptron_lib.widgets.kernels.kernel_explorer`.
 
-Like :mod:`perceptron_lib.figures.basic`, every function takes ``ax=None`` and
+Like :mod:`perceptron_lib.figures.geometry`, every function takes ``ax=None`` and
 returns the Axes; figures have an opaque white background.
 """
 
@@ -21,7 +21,6 @@ from sklearn.base import clone
 
 from ..kernel import KernelPerceptron
 from .animation import FRAME_INTERVAL_MS, sample_updates
-from .basic import plot_decision_regions
 from .drawing import (
     LEGEND_STYLE,
     NEGATIVE_STYLE,
@@ -29,6 +28,7 @@ from .drawing import (
     _as_points,
     _positive_mask,
 )
+from .regions import plot_decision_regions
 
 __all__ = ["animate_kernel_training", "plot_kernel_model", "plot_lifted_plane"]
 

@@ -1,6 +1,6 @@
 """Figures for the convergence theorem: the proof along a run, bound against count, norms.
 
-Like :mod:`perceptron_lib.figures.basic`, every function draws on the Axes it is
+Like :mod:`perceptron_lib.figures.geometry`, every function draws on the Axes it is
 given (new ones when None), returns them, and uses an opaque white figure
 background.
 """
@@ -13,8 +13,8 @@ from numpy.typing import ArrayLike
 
 from ..experiments.convergence import BoundCase, ProofSteps
 from ..trace import TrainingTrace
-from .basic import plot_boundary, plot_data
 from .drawing import _get_axes
+from .geometry import plot_boundary, plot_data
 
 MEASURED = "#0072B2"  # blue, from the Okabe-Ito palette used by plotting.py
 BOUND = "#D55E00"  # vermilion

@@ -3,7 +3,7 @@
 The style (colours, markers, sizes), the checks that turn inputs into float
 arrays with clear errors, and the plane geometry of drawing inside the current
 view: clipping a line or a half plane to the axes limits and fitting an arrow.
-:mod:`perceptron_lib.figures.basic` builds every figure from these.
+Every module of :mod:`perceptron_lib.figures` builds its figures from these.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 Companion of :mod:`perceptron_lib.experiments.averaging`. :func:`plot_vote` draws one
 :class:`~perceptron_lib.experiments.averaging.VotingSnapshot` on two-dimensional data;
 :func:`animate_voting` plays the snapshots pass by pass (the static
-counterpart of :func:`perceptron_lib.widgets.explorers.voting_explorer`). Like
-:mod:`perceptron_lib.figures.basic`, functions take ``ax=None`` and return the Axes.
+counterpart of :func:`perceptron_lib.widgets.voting.voting_explorer`). Like
+:mod:`perceptron_lib.figures.geometry`, functions take ``ax=None`` and return the Axes.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from numpy.typing import ArrayLike
 
 from ..experiments.averaging import VotingSnapshot
 from ..theory.averaging import vote, weighted_sum
-from .basic import plot_data
 from .drawing import (
     LEGEND_STYLE,
     NEGATIVE_STYLE,
@@ -28,6 +27,7 @@ from .drawing import (
     _line_in_view,
     _view,
 )
+from .geometry import plot_data
 
 # The thickest line belongs to the vector with the largest survival count.
 MAX_LINE_WIDTH = 5.0
