@@ -36,7 +36,7 @@ from perceptron_lib.figures.voting import (
     plot_voting_comparison,
 )
 from perceptron_lib.theory.averaging import vote, weighted_sum
-from perceptron_lib.widgets.explorers import _voting_view, voting_explorer
+from perceptron_lib.widgets.voting import _voting_view, voting_explorer
 
 
 def quietly(model, X, y):
