@@ -6,14 +6,17 @@ classifiers (:class:`Perceptron`, :class:`AveragedPerceptron`,
 teaching, the theory (margin, radius, mistake bound, separability), data sets,
 feature maps, plots and widgets.
 
-The package's folders say what each part holds: the estimators at the top
-(``perceptron.py``, ``averaged.py``, ``voted.py``, ``batch.py``, ``margin.py``,
-``kernel.py``, ``distributed.py``) with the training trace (``trace.py``) and
-Rosenblatt's form of the rule (``rosenblatt.py``); the loops they run in
-:mod:`~perceptron_lib.loops`; then :mod:`~perceptron_lib.theory`,
-:mod:`~perceptron_lib.data`, :mod:`~perceptron_lib.figures`,
-:mod:`~perceptron_lib.widgets`, :mod:`~perceptron_lib.experiments` and
-:mod:`~perceptron_lib.exercises`.
+The package is built in layers, and every import runs down (the test
+``tests/test_layers.py`` reads them): :mod:`~perceptron_lib.loops`,
+:mod:`~perceptron_lib.theory` (NumPy and SciPy only) and
+:mod:`~perceptron_lib.data` at the bottom; the estimators (``perceptron.py``,
+``averaged.py``, ``voted.py``, ``batch.py``, ``margin.py``, ``kernel.py``) with
+the training trace (``trace.py``), Rosenblatt's form of the rule
+(``rosenblatt.py``) and the mixing arithmetic (``mixing.py``); then
+:mod:`~perceptron_lib.experiments` and ``distributed.py``; then
+:mod:`~perceptron_lib.figures` and :mod:`~perceptron_lib.widgets`; and
+:mod:`~perceptron_lib.exercises` at the top. This module gathers the public
+names of all of them.
 
 The figures and animations are exported lazily: ``import perceptron_lib`` does
 not import matplotlib (nor ipywidgets); the first use of a ``plot_*`` or
