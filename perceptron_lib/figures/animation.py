@@ -25,7 +25,7 @@ from matplotlib.axes import Axes
 from numpy.typing import ArrayLike, NDArray
 
 from ..trace import TrainingTrace
-from .drawing import _as_points
+from .drawing import _as_points, _ring
 from .geometry import plot_boundary, plot_data
 
 FRAME_INTERVAL_MS = 600  # slow enough to follow one update at a time
@@ -142,15 +142,7 @@ def draw_update_frame(ax: Axes, trace: TrainingTrace, X: ArrayLike, update: int)
     else:
         title += ": w = 0, no boundary"
     example = X[trace.index[step]]
-    ax.scatter(
-        [example[0]],
-        [example[1]],
-        s=300,
-        facecolors="none",
-        edgecolors="black",
-        linewidths=2,
-        zorder=5,
-    )
+    _ring(ax, example, size=300, linewidths=2)
     ax.set_title(title, fontsize="medium")
     return [artist for artist in ax.get_children() if artist not in before]
 

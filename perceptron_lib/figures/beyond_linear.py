@@ -27,6 +27,7 @@ from .drawing import (
     POSITIVE_STYLE,
     _as_points,
     _positive_mask,
+    _ring,
 )
 from .regions import plot_decision_regions
 
@@ -157,12 +158,10 @@ def plot_kernel_model(
     X = _as_points(X)
     ax = plot_decision_regions(model, X, y, ax=ax, resolution=120)
     counts = model.update_counts_
-    ax.scatter(
-        model.support_vectors_[:, 0],
-        model.support_vectors_[:, 1],
-        s=120 + 40 * np.sqrt(counts[model.support_]),
-        facecolors="none",
-        edgecolors="black",
+    _ring(
+        ax,
+        model.support_vectors_[:, :2],
+        size=120 + 40 * np.sqrt(counts[model.support_]),
         linewidths=1.0,
         zorder=4,
         label="support vectors",

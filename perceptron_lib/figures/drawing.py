@@ -114,6 +114,21 @@ def _view(ax: Axes) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     return np.array(ax.get_xlim(), dtype=float), np.array(ax.get_ylim(), dtype=float)
 
 
+def _ring(ax: Axes, points: ArrayLike, *, size=260, linewidths=1.5, zorder=5, **options):
+    """Circle ``points`` (rows of x, y) with an open black marker, to single them out."""
+    points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    return ax.scatter(
+        points[:, 0],
+        points[:, 1],
+        s=size,
+        facecolors="none",
+        edgecolors="black",
+        linewidths=linewidths,
+        zorder=zorder,
+        **options,
+    )
+
+
 def _show_points(
     ax: Axes, points: NDArray[np.float64], *, pad: float = 0.12, min_ratio: float = 0.5
 ) -> None:

@@ -35,6 +35,7 @@ from .drawing import (
     _line_in_view,
     _nonzero_norm,
     _positive_mask,
+    _ring,
     _room_along,
     _show_points,
     _style_plane,
@@ -94,15 +95,7 @@ def plot_data(
             raise ValueError(
                 f"highlight must hold indices of points in 0..{X.shape[0] - 1}, got {highlight!r}."
             )
-        ax.scatter(
-            X[indices, 0],
-            X[indices, 1],
-            s=260,
-            facecolors="none",
-            edgecolors="black",
-            linewidths=1.8,
-            zorder=5,
-        )
+        _ring(ax, X[indices], linewidths=1.8)
     _show_points(ax, X)
     ax.legend(**LEGEND_STYLE)
     return ax
@@ -279,16 +272,7 @@ def plot_margin_band(
     plot_boundary(w, b, ax=ax, shade=False, show_weight_vector=False)
     distances = signs * (X @ w + b) / norm
     closest = distances <= gamma * (1 + 1e-9)
-    ax.scatter(
-        X[closest, 0],
-        X[closest, 1],
-        s=260,
-        facecolors="none",
-        edgecolors="black",
-        linewidths=1.5,
-        zorder=5,
-        label="closest points",
-    )
+    _ring(ax, X[closest], label="closest points")
     ax.set_xlim(xlim)
     ax.set_ylim(ylim)
     ax.legend(**LEGEND_STYLE)

@@ -26,6 +26,7 @@ from .drawing import (
     _as_vector,
     _get_axes,
     _positive_mask,
+    _ring,
     _show_points,
     _style_plane,
     _view,
@@ -209,14 +210,11 @@ def plot_unit_truth_table(
         name, wanted = _gate_targets(target)
         wrong = fires != wanted
         if wrong.any():
-            ax.scatter(
-                GATE_INPUTS[wrong, 0],
-                GATE_INPUTS[wrong, 1],
-                s=420,
+            _ring(
+                ax,
+                GATE_INPUTS[wrong],
+                size=420,
                 marker="s",
-                facecolors="none",
-                edgecolors="black",
-                linewidths=1.5,
                 zorder=4,
                 label=f"differs from {name}",
             )

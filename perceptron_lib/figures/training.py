@@ -18,6 +18,7 @@ from .drawing import (
     _as_vector,
     _draw_arrow,
     _get_axes,
+    _ring,
     _show_points,
 )
 from .geometry import plot_boundary
@@ -123,7 +124,7 @@ def plot_update(
         arrow = _draw_arrow(ax, w_before, step, color=style["color"], label=None)
         arrow.set_label(r"step $y\,\mathbf{x}$")
     ax.scatter([x[0]], [x[1]], s=70, zorder=5, label=f"example, y = {y:+d}", **style)
-    ax.scatter([x[0]], [x[1]], s=260, facecolors="none", edgecolors="black", zorder=5)
+    _ring(ax, x, linewidths=None)  # matplotlib's default width
     if notes:
         ax.text(
             0.02,
