@@ -19,6 +19,15 @@ from .hints import Hint, _hint_text
 __all__ = ["check_function", "check_value"]
 
 
+def _detail(reason: str, verb: str) -> str:
+    """The parenthesis after a wrong value: nothing, the reason's own clause, or ``verb`` + it."""
+    if not reason:
+        return ""
+    if reason.startswith("the "):  # a full clause: "the second value, new_b, is wrong"
+        return f" ({reason})"
+    return f" ({verb} {reason})"
+
+
 def _failure(
     case: tuple | dict,
     student_function: Callable,
@@ -66,12 +75,7 @@ def _failure(
         reason = None if compare(got, expected) else ""
     if reason is None:
         return None
-    if not reason:
-        detail = ""
-    elif reason.startswith("the "):  # a full clause: "the second value, new_b, is wrong"
-        detail = f" ({reason})"
-    else:
-        detail = f" (it returned {reason})"
+    detail = _detail(reason, "it returned")
     return f"{call} returned {describe(got)} but should return {describe(expected)}{detail}.", None
 
 
@@ -196,12 +200,7 @@ def check_value(answer: Any, expected: Any, *, name: str, hint: str | None = Non
     if reason is None:
         print(f"{name[:1].upper()}{name[1:]} is right: {describe(answer)}.")
         return
-    if not reason:
-        detail = ""
-    elif reason.startswith("the "):  # a full clause: "the second value is wrong"
-        detail = f" ({reason})"
-    else:
-        detail = f" (it is {reason})"
+    detail = _detail(reason, "it is")
     message = f"{name} is {describe(answer)} but should be {describe(expected)}{detail}."
     if hint:
         message += f"\nHint: {hint}"
