@@ -6,14 +6,17 @@ classifiers (:class:`Perceptron`, :class:`AveragedPerceptron`,
 teaching, the theory (margin, radius, mistake bound, separability), data sets,
 feature maps, plots and widgets.
 
-The package's folders say what each part holds: the estimators at the top
-(``perceptron.py``, ``averaged.py``, ``voted.py``, ``batch.py``, ``margin.py``,
-``kernel.py``, ``distributed.py``) with the training trace (``trace.py``) and
-Rosenblatt's form of the rule (``rosenblatt.py``); the loops they run in
-:mod:`~perceptron_lib.loops`; then :mod:`~perceptron_lib.theory`,
-:mod:`~perceptron_lib.data`, :mod:`~perceptron_lib.figures`,
-:mod:`~perceptron_lib.widgets`, :mod:`~perceptron_lib.experiments` and
-:mod:`~perceptron_lib.exercises`.
+The package is built in layers, and every import runs down (the test
+``tests/test_layers.py`` reads them): :mod:`~perceptron_lib.loops`,
+:mod:`~perceptron_lib.theory` (NumPy and SciPy only) and
+:mod:`~perceptron_lib.data` at the bottom; the estimators (``perceptron.py``,
+``averaged.py``, ``voted.py``, ``batch.py``, ``margin.py``, ``kernel.py``) with
+the training trace (``trace.py``), Rosenblatt's form of the rule
+(``rosenblatt.py``) and the mixing arithmetic (``mixing.py``); then
+:mod:`~perceptron_lib.experiments` and ``distributed.py``; then
+:mod:`~perceptron_lib.figures` and :mod:`~perceptron_lib.widgets`; and
+:mod:`~perceptron_lib.exercises` at the top. This module gathers the public
+names of all of them.
 
 The figures and animations are exported lazily: ``import perceptron_lib`` does
 not import matplotlib (nor ipywidgets); the first use of a ``plot_*`` or
@@ -45,36 +48,28 @@ from .data.features import (
     n_conjunction_features,
     pairwise_products,
 )
+from .experiments.averaging import (  # voting and averaging, measured (chapter 6)
+    VotingComparison,
+    compare_last_voted_averaged,
+    naive_average,
+)
+from .experiments.convergence import proof_steps
 from .experiments.training import ErrorCurve, OrderingResult, error_by_epoch, ordering_experiment
 from .kernel import KernelPerceptron
 from .margin import MarginPerceptron
 from .perceptron import Perceptron
 from .rosenblatt import RosenblattRun, rosenblatt_train, rosenblatt_update, threshold_sign
-from .theory.averaging import (  # voting and averaging, taken apart (chapter 6)
-    VotingComparison,
-    compare_last_voted_averaged,
-    naive_average,
-    vote,
-    weighted_sum,
-)
+from .theory.averaging import vote, weighted_sum  # voting and averaging, written out
 from .theory.convergence import (
     hadamard_example,
     lifted_bound,
     lifted_margin,
     lifted_radius,
     max_lifted_margin,
-    proof_steps,
 )
-from .theory.geometry import (
-    MaxMarginResult,
-    is_linearly_separable,
-    margin,
-    max_margin,
-    mistake_bound,
-    radius,
-    signed_distance,
-)
+from .theory.geometry import margin, mistake_bound, radius, signed_distance
 from .theory.losses import perceptron_criterion, perceptron_criterion_gradient, zero_one_loss
+from .theory.separability import MaxMarginResult, is_linearly_separable, max_margin
 from .trace import TrainingTrace, training_trace
 from .voted import VotedPerceptron
 
@@ -85,14 +80,14 @@ _LAZY = {
     "plot_error_curve": "figures.curves",
     "plot_loss_profile": "figures.curves",
     "plot_run_spread": "figures.curves",
-    "plot_boundary": "figures.basic",
-    "plot_data": "figures.basic",
-    "plot_decision_regions": "figures.basic",
-    "plot_margin_band": "figures.basic",
-    "plot_mistakes_per_epoch": "figures.basic",
-    "plot_projections": "figures.basic",
-    "plot_unit_truth_table": "figures.basic",
-    "plot_update": "figures.basic",
+    "plot_boundary": "figures.geometry",
+    "plot_data": "figures.geometry",
+    "plot_decision_regions": "figures.regions",
+    "plot_margin_band": "figures.geometry",
+    "plot_mistakes_per_epoch": "figures.training",
+    "plot_projections": "figures.geometry",
+    "plot_unit_truth_table": "figures.regions",
+    "plot_update": "figures.training",
 }
 
 

@@ -22,7 +22,7 @@ from perceptron_lib.figures.animation import (
     draw_update_frame,
     sample_updates,
 )
-from perceptron_lib.figures.basic import plot_data
+from perceptron_lib.figures.geometry import plot_data
 
 LECTURE_X, LECTURE_Y = lecture_notes_example()
 

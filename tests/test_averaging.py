@@ -19,6 +19,15 @@ from perceptron_lib import (
     make_separable,
     training_trace,
 )
+from perceptron_lib.experiments.averaging import (
+    VotingComparison,
+    compare_last_voted_averaged,
+    last_update,
+    median_time,
+    model_nbytes,
+    naive_average,
+    voting_snapshots,
+)
 from perceptron_lib.figures.animation import animation_html
 from perceptron_lib.figures.voting import (
     animate_voting,
@@ -26,18 +35,8 @@ from perceptron_lib.figures.voting import (
     plot_vote,
     plot_voting_comparison,
 )
-from perceptron_lib.theory.averaging import (
-    VotingComparison,
-    compare_last_voted_averaged,
-    last_update,
-    median_time,
-    model_nbytes,
-    naive_average,
-    vote,
-    voting_snapshots,
-    weighted_sum,
-)
-from perceptron_lib.widgets.explorers import _voting_view, voting_explorer
+from perceptron_lib.theory.averaging import vote, weighted_sum
+from perceptron_lib.widgets.voting import _voting_view, voting_explorer
 
 
 def quietly(model, X, y):

@@ -15,7 +15,7 @@ from perceptron_lib.figures.beyond_linear import (
     plot_kernel_model,
     plot_lifted_plane,
 )
-from perceptron_lib.widgets.explorers import _kernel_view, kernel_explorer
+from perceptron_lib.widgets.kernels import _kernel_view, kernel_explorer
 
 LIFTED = np.array([[0, 0, 0], [0, 1, 0], [1, 0, 0], [1, 1, 1]], dtype=float)
 

@@ -15,9 +15,10 @@ import pytest
 
 from perceptron_lib.data import datasets as data
 from perceptron_lib.data.features import add_constant_feature
-from perceptron_lib.figures import basic as plotting
+from perceptron_lib.figures import geometry as plotting
+from perceptron_lib.figures import regions
 from perceptron_lib.figures.drawing import _clip_half_plane
-from perceptron_lib.theory import geometry as theory
+from perceptron_lib.theory import geometry, separability
 from perceptron_lib.theory.convergence import max_lifted_margin
 
 
@@ -43,7 +44,7 @@ def test_shading_and_drawing_state_the_a_greater_than_zero_rule():
 
 def test_a_point_on_the_boundary_is_drawn_negative():
     # w = (1, 1), b = -1: the inputs (0, 1) and (1, 0) have a = 0 exactly.
-    ax = plotting.plot_unit_truth_table([1.0, 1.0], -1.0)
+    ax = regions.plot_unit_truth_table([1.0, 1.0], -1.0)
     (silent,) = [c for c in ax.collections if c.get_label() == "silent, output -1"]
     assert {tuple(p) for p in silent.get_offsets()} == {(0, 0), (0, 1), (1, 0)}
 
@@ -51,7 +52,7 @@ def test_a_point_on_the_boundary_is_drawn_negative():
 def test_the_lift_puts_the_constant_first_in_the_library_and_its_words():
     X = np.array([[2.0, 3.0]])
     assert add_constant_feature(X).tolist() == [[1.0, 2.0, 3.0]]
-    doc = words(theory.mistake_bound)
+    doc = words(geometry.mistake_bound)
     assert "(1, x_i)" in doc and "(b, w)" in doc
     assert "(x_i, 1)" not in doc
 
@@ -62,14 +63,14 @@ def test_the_lifted_bound_uses_the_constant_first_lift():
     Z, v = add_constant_feature(X), np.concatenate([[b], w])
     lifted_margin = np.min(y * (Z @ v)) / np.linalg.norm(v)
     lifted_radius_sq = np.max(np.sum(Z**2, axis=1))
-    assert theory.mistake_bound(X, y, w, b) == pytest.approx(lifted_radius_sq / lifted_margin**2)
+    assert geometry.mistake_bound(X, y, w, b) == pytest.approx(lifted_radius_sq / lifted_margin**2)
 
 
 def test_xor_of_one_input_is_separable_and_the_docstring_says_so():
     for name in ("and", "or", "nand", "nor", "xor"):
-        assert theory.is_linearly_separable(*data.logic_gate(name, 1))
+        assert separability.is_linearly_separable(*data.logic_gate(name, 1))
     for n_inputs in (2, 3):
-        assert not theory.is_linearly_separable(*data.logic_gate("xor", n_inputs))
+        assert not separability.is_linearly_separable(*data.logic_gate("xor", n_inputs))
     assert "All gates but xor" not in inspect.getdoc(data.logic_gate)
 
 
@@ -78,12 +79,12 @@ def words(obj) -> str:
 
 
 def test_attributions():
-    module = words(theory)
+    module = words(separability)
     assert "Vapnik and Lerner 1963" in module and "Boser, Guyon and Vapnik 1992" in module
     assert "support vector machine, Cortes and Vapnik 1995" not in module
-    assert "Vapnik and Lerner 1963" in words(theory.max_margin)
-    assert "An exact test" not in words(theory.is_linearly_separable)
-    assert "tolerance" in words(theory.is_linearly_separable)
+    assert "Vapnik and Lerner 1963" in words(separability.max_margin)
+    assert "An exact test" not in words(separability.is_linearly_separable)
+    assert "tolerance" in words(separability.is_linearly_separable)
     xor = words(data.make_xor)
     assert "older than Minsky and" in xor and "parity" in xor
 
@@ -92,7 +93,7 @@ def test_every_two_input_boolean_function_but_xor_and_xnor_is_separable():
     # The count behind "XOR is elementary": 14 of the 16 functions of two bits.
     X = data.logic_gate("and")[0]
     separable = [
-        theory.is_linearly_separable(X, np.array(labels))
+        separability.is_linearly_separable(X, np.array(labels))
         for labels in itertools.product((-1, 1), repeat=4)
         if len(set(labels)) == 2
     ]
@@ -112,7 +113,7 @@ def test_the_lifted_margin_of_the_three_points_matches_a_brute_force_search():
     brute_force = np.max(np.min(directions @ signed.T, axis=1))
     assert brute_force <= gamma + 1e-9  # the solver's answer is at least as good ...
     assert gamma - brute_force < 1e-3  # ... and the grid comes close to it
-    assert gamma < theory.max_margin(X, y).margin  # the bias counts in the lifted length
+    assert gamma < separability.max_margin(X, y).margin  # the bias counts in the lifted length
 
 
 def test_the_lifted_margin_refuses_non_separable_data():

@@ -6,15 +6,14 @@ import numpy as np
 import pytest
 
 from perceptron_lib import Perceptron, make_separable, mistake_bound, training_trace
+from perceptron_lib.experiments.convergence import bound_experiment, proof_steps
 from perceptron_lib.theory.convergence import (
-    bound_experiment,
     hadamard_example,
     lift,
     lifted_bound,
     lifted_margin,
     lifted_radius,
     max_lifted_margin,
-    proof_steps,
 )
 
 
@@ -144,7 +143,7 @@ def test_bad_constant_is_rejected(constant):
 def test_bound_case_and_its_view():
     import matplotlib.pyplot as plt
 
-    from perceptron_lib.theory.convergence import bound_case
+    from perceptron_lib.experiments.convergence import bound_case
     from perceptron_lib.widgets.convergence import _bound_view, bound_explorer
 
     case = bound_case(0.1, 2.0, random_state=3)
@@ -179,7 +178,8 @@ def test_tau_boundaries_title_each_panel_with_the_margin_reached():
     import matplotlib.pyplot as plt
 
     from perceptron_lib.figures.convergence import plot_tau_boundaries
-    from perceptron_lib.theory.geometry import margin, max_margin
+    from perceptron_lib.theory.geometry import margin
+    from perceptron_lib.theory.separability import max_margin
 
     data = make_separable(20, margin=0.1, random_state=0)
     model = Perceptron(random_state=0).fit(data.X, data.y)

@@ -22,7 +22,8 @@ from perceptron_lib.data.datasets import (
     sentiment_example,
     three_points_example,
 )
-from perceptron_lib.theory.geometry import is_linearly_separable, margin, radius
+from perceptron_lib.theory.geometry import margin, radius
+from perceptron_lib.theory.separability import is_linearly_separable
 
 # -- make_separable ----------------------------------------------------------------
 

@@ -23,7 +23,7 @@ from perceptron_lib.data.features import (
     n_conjunction_features,
     pairwise_products,
 )
-from perceptron_lib.theory.geometry import is_linearly_separable
+from perceptron_lib.theory.separability import is_linearly_separable
 
 
 def reference_pairwise_products(X):

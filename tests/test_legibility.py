@@ -22,10 +22,11 @@ from perceptron_lib import (
     make_separable,
     training_trace,
 )
+from perceptron_lib.experiments.averaging import VotingComparison, voting_snapshots
+from perceptron_lib.experiments.convergence import bound_case, proof_steps
 from perceptron_lib.experiments.mixing import accuracy_per_round, mixing_data
 from perceptron_lib.experiments.training import ErrorCurve, OrderingResult
 from perceptron_lib.figures.animation import animate_training
-from perceptron_lib.figures.basic import plot_mistakes_per_epoch
 from perceptron_lib.figures.beyond_linear import (
     animate_kernel_training,
     plot_kernel_model,
@@ -48,11 +49,11 @@ from perceptron_lib.figures.scale import (
     plot_mistake_gaps,
 )
 from perceptron_lib.figures.scale import plot_mistakes_per_epoch as plot_epoch_mistakes
+from perceptron_lib.figures.training import plot_mistakes_per_epoch
 from perceptron_lib.figures.voting import plot_prediction_cost, plot_voting_comparison
 from perceptron_lib.margin import MarginPerceptron
-from perceptron_lib.theory.averaging import VotingComparison, voting_snapshots
-from perceptron_lib.theory.convergence import bound_case, max_lifted_margin, proof_steps
-from perceptron_lib.theory.geometry import max_margin
+from perceptron_lib.theory.convergence import max_lifted_margin
+from perceptron_lib.theory.separability import max_margin
 from perceptron_lib.voted import VotedPerceptron
 
 DATA = make_separable(30, margin=0.05, intercept=0.2, random_state=2)

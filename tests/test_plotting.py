@@ -11,18 +11,15 @@ from matplotlib.path import Path
 from matplotlib.quiver import Quiver
 
 from perceptron_lib import Perceptron, margin
-from perceptron_lib.figures.basic import (
-    NEGATIVE_STYLE,
-    POSITIVE_STYLE,
+from perceptron_lib.figures.drawing import NEGATIVE_STYLE, POSITIVE_STYLE
+from perceptron_lib.figures.geometry import (
     plot_boundary,
     plot_data,
-    plot_decision_regions,
     plot_margin_band,
-    plot_mistakes_per_epoch,
     plot_projections,
-    plot_unit_truth_table,
-    plot_update,
 )
+from perceptron_lib.figures.regions import plot_decision_regions, plot_unit_truth_table
+from perceptron_lib.figures.training import plot_mistakes_per_epoch, plot_update
 
 RNG = np.random.default_rng(0)
 X = RNG.uniform(-1.0, 1.0, size=(20, 2))

@@ -9,14 +9,8 @@ from sklearn.exceptions import ConvergenceWarning
 
 from perceptron_lib import Perceptron
 from perceptron_lib.data.datasets import logic_gate, make_separable, make_xor
-from perceptron_lib.theory.geometry import (
-    is_linearly_separable,
-    margin,
-    max_margin,
-    mistake_bound,
-    radius,
-    signed_distance,
-)
+from perceptron_lib.theory.geometry import margin, mistake_bound, radius, signed_distance
+from perceptron_lib.theory.separability import is_linearly_separable, max_margin
 
 finite = st.floats(-100, 100, allow_nan=False, allow_infinity=False)
 

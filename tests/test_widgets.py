@@ -17,14 +17,9 @@ from perceptron_lib import (
     three_points_example,
     training_trace,
 )
-from perceptron_lib.widgets.explorers import (
-    _gate_view,
-    _geometry_view,
-    _training_view,
-    gate_explorer,
-    geometry_explorer,
-    training_explorer,
-)
+from perceptron_lib.widgets.gates import _gate_view, gate_explorer
+from perceptron_lib.widgets.geometry import _geometry_view, geometry_explorer
+from perceptron_lib.widgets.training import _training_view, training_explorer
 
 LECTURE_X, LECTURE_Y = lecture_notes_example()
 

@@ -19,7 +19,7 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
 
-from ..theory.geometry import _check_X
+from ..theory.checks import _check_X
 
 __all__ = [
     "PairwiseProducts",

@@ -4,8 +4,12 @@ Importing :mod:`perceptron_lib` does not import this subpackage (nor
 matplotlib); the ``plot_*`` and ``animat*`` names of :mod:`perceptron_lib`
 import their module on first use.
 
-- :mod:`~perceptron_lib.figures.basic`: data, boundaries, margins, projections,
-  an update, decision regions, a unit's truth table (chapters 1-4);
+- :mod:`~perceptron_lib.figures.geometry`: data, a boundary, the margin band,
+  projections (chapters 2-3);
+- :mod:`~perceptron_lib.figures.training`: one update drawn in the plane,
+  mistakes per epoch (chapters 3-4);
+- :mod:`~perceptron_lib.figures.regions`: decision regions, a threshold unit's
+  truth table (chapter 1 and on);
 - :mod:`~perceptron_lib.figures.drawing`: the drawing primitives they share;
 - :mod:`~perceptron_lib.figures.animation`: training as a film, one frame per
   update, playable in a static page;
@@ -21,4 +25,16 @@ import their module on first use.
   parameter mixing (the appendix on scale);
 - :mod:`~perceptron_lib.figures.legibility`: how large a figure's text is on a
   phone (the tests hold every figure to it).
+
+Conventions that hold for every figure:
+
+- every function draws on ``ax`` (a new figure when ``ax`` is None) and
+  returns the Axes, so plots compose;
+- the figure background is opaque white, so the figure reads on light and
+  dark page themes;
+- the two classes differ in colour (blue and vermilion, a colour-blind-safe
+  pair from Okabe and Ito's palette) *and* in marker (circle and filled plus);
+- labels are ``0/1`` or ``-1/+1``; the positive class is label 1;
+- two-dimensional geometry uses equal aspect, so that ``w`` really looks
+  perpendicular to the boundary, and lines are clipped to the axes limits.
 """

@@ -1,7 +1,7 @@
 """Training as a film: one frame per perceptron update, playable in a static web page.
 
 The book's pages have no kernel, so the interactive explorers of
-:mod:`perceptron_lib.widgets.explorers` get a static counterpart here: a matplotlib
+:mod:`perceptron_lib.widgets` get a static counterpart here: a matplotlib
 animation rendered to self-contained HTML and JavaScript with
 :meth:`~matplotlib.animation.Animation.to_jshtml`.
 
@@ -25,8 +25,8 @@ from matplotlib.axes import Axes
 from numpy.typing import ArrayLike, NDArray
 
 from ..trace import TrainingTrace
-from .basic import plot_boundary, plot_data
-from .drawing import _as_points
+from .drawing import _as_points, _ring
+from .geometry import plot_boundary, plot_data
 
 FRAME_INTERVAL_MS = 600  # slow enough to follow one update at a time
 # A frame has a handful of flat colours plus their anti-aliased blends: 64 palette
@@ -142,15 +142,7 @@ def draw_update_frame(ax: Axes, trace: TrainingTrace, X: ArrayLike, update: int)
     else:
         title += ": w = 0, no boundary"
     example = X[trace.index[step]]
-    ax.scatter(
-        [example[0]],
-        [example[1]],
-        s=300,
-        facecolors="none",
-        edgecolors="black",
-        linewidths=2,
-        zorder=5,
-    )
+    _ring(ax, example, size=300, linewidths=2)
     ax.set_title(title, fontsize="medium")
     return [artist for artist in ax.get_children() if artist not in before]
 

@@ -5,9 +5,9 @@
 - :func:`plot_kernel_model` colours the plane by a fitted
   :class:`~perceptron_lib.KernelPerceptron` and rings its support vectors;
 - :func:`animate_kernel_training` shows its regions after each epoch, the
-  static counterpart of :func:`perceptron_lib.widgets.explorers.kernel_explorer`.
+  static counterpart of :func:`perceptron_lib.widgets.kernels.kernel_explorer`.
 
-Like :mod:`perceptron_lib.figures.basic`, every function takes ``ax=None`` and
+Like :mod:`perceptron_lib.figures.geometry`, every function takes ``ax=None`` and
 returns the Axes; figures have an opaque white background.
 """
 
@@ -21,14 +21,15 @@ from sklearn.base import clone
 
 from ..kernel import KernelPerceptron
 from .animation import FRAME_INTERVAL_MS, sample_updates
-from .basic import plot_decision_regions
 from .drawing import (
     LEGEND_STYLE,
     NEGATIVE_STYLE,
     POSITIVE_STYLE,
     _as_points,
     _positive_mask,
+    _ring,
 )
+from .regions import plot_decision_regions
 
 __all__ = ["animate_kernel_training", "plot_kernel_model", "plot_lifted_plane"]
 
@@ -157,12 +158,10 @@ def plot_kernel_model(
     X = _as_points(X)
     ax = plot_decision_regions(model, X, y, ax=ax, resolution=120)
     counts = model.update_counts_
-    ax.scatter(
-        model.support_vectors_[:, 0],
-        model.support_vectors_[:, 1],
-        s=120 + 40 * np.sqrt(counts[model.support_]),
-        facecolors="none",
-        edgecolors="black",
+    _ring(
+        ax,
+        model.support_vectors_[:, :2],
+        size=120 + 40 * np.sqrt(counts[model.support_]),
         linewidths=1.0,
         zorder=4,
         label="support vectors",

@@ -1,6 +1,6 @@
 """Figures for the convergence theorem: the proof along a run, bound against count, norms.
 
-Like :mod:`perceptron_lib.figures.basic`, every function draws on the Axes it is
+Like :mod:`perceptron_lib.figures.geometry`, every function draws on the Axes it is
 given (new ones when None), returns them, and uses an opaque white figure
 background.
 """
@@ -11,10 +11,10 @@ import numpy as np
 from matplotlib.axes import Axes
 from numpy.typing import ArrayLike
 
-from ..theory.convergence import BoundCase, ProofSteps
+from ..experiments.convergence import BoundCase, ProofSteps
 from ..trace import TrainingTrace
-from .basic import plot_boundary, plot_data
 from .drawing import _get_axes
+from .geometry import plot_boundary, plot_data
 
 MEASURED = "#0072B2"  # blue, from the Okabe-Ito palette used by plotting.py
 BOUND = "#D55E00"  # vermilion
@@ -32,7 +32,7 @@ def plot_proof_steps(steps: ProofSteps, axes=None):
     Parameters
     ----------
     steps : ProofSteps
-        From :func:`perceptron_lib.theory.convergence.proof_steps`.
+        From :func:`perceptron_lib.experiments.convergence.proof_steps`.
     axes : sequence of three matplotlib Axes, optional
         A new 4.8 x 8 inch figure of three rows if None.
 
@@ -45,7 +45,7 @@ def plot_proof_steps(steps: ProofSteps, axes=None):
     >>> import matplotlib.pyplot as plt
     >>> from perceptron_lib import Perceptron, training_trace
     >>> from perceptron_lib.theory.convergence import hadamard_example, max_lifted_margin
-    >>> from perceptron_lib.theory.convergence import proof_steps
+    >>> from perceptron_lib.experiments.convergence import proof_steps
     >>> X, y = hadamard_example(8)
     >>> trace = training_trace(Perceptron(shuffle=False), X, y)
     >>> steps = proof_steps(trace, X, max_lifted_margin(X, y).unit_vector)
@@ -145,7 +145,7 @@ def plot_weight_norm(trace: TrainingTrace, ax: Axes | None = None, *, label: str
 
 
 def plot_bound_case(case: BoundCase, ax: Axes | None = None) -> Axes:
-    """Draw a :class:`~perceptron_lib.theory.convergence.BoundCase`: data, two boundaries, numbers.
+    """Draw a :class:`~perceptron_lib.experiments.convergence.BoundCase`: data, boundaries, bound.
 
     The boundary with the largest lifted margin is drawn solid with its
     positive side shaded, the perceptron's dashed; the title gives the lifted
@@ -154,7 +154,7 @@ def plot_bound_case(case: BoundCase, ax: Axes | None = None) -> Axes:
     Examples
     --------
     >>> import matplotlib.pyplot as plt
-    >>> from perceptron_lib.theory.convergence import bound_case
+    >>> from perceptron_lib.experiments.convergence import bound_case
     >>> ax = plot_bound_case(bound_case(0.2, random_state=1))
     >>> "bound" in ax.get_title()
     True
@@ -198,7 +198,7 @@ def plot_tau_boundaries(X: ArrayLike, y: ArrayLike, models: dict, widest, axes=N
         tau to a model with ``coef_`` and ``intercept_`` (a
         :class:`~perceptron_lib.MarginPerceptron`, or a perceptron for tau = 0).
     widest : MaxMarginResult
-        From :func:`perceptron_lib.theory.geometry.max_margin`: ``coef`` and ``intercept``.
+        From :func:`perceptron_lib.theory.separability.max_margin`: ``coef`` and ``intercept``.
     axes : sequence of matplotlib Axes, optional
         One per model; a new figure of stacked panels if omitted.
 
@@ -210,7 +210,7 @@ def plot_tau_boundaries(X: ArrayLike, y: ArrayLike, models: dict, widest, axes=N
     --------
     >>> import matplotlib.pyplot as plt
     >>> from perceptron_lib import Perceptron, make_separable
-    >>> from perceptron_lib.theory.geometry import max_margin
+    >>> from perceptron_lib.theory.separability import max_margin
     >>> data = make_separable(20, margin=0.1, random_state=0)
     >>> model = Perceptron(random_state=0).fit(data.X, data.y)
     >>> axes = plot_tau_boundaries(data.X, data.y, {0.0: model}, max_margin(data.X, data.y))

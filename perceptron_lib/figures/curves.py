@@ -1,7 +1,7 @@
 """Figures of training: error against passes, spread over runs, loss along a line, descent.
 
 The companions of :mod:`perceptron_lib.experiments.training` and
-:mod:`perceptron_lib.theory.losses`. Like :mod:`perceptron_lib.figures.basic`, every
+:mod:`perceptron_lib.theory.losses`. Like :mod:`perceptron_lib.figures.geometry`, every
 function draws on ``ax`` (a new figure with an opaque white background when
 ``ax`` is None) and returns the Axes.
 """
@@ -16,7 +16,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..experiments.training import ErrorCurve, OrderingResult
 
-# The two class colours of perceptron_lib.figures.basic, reused for training (blue)
+# The two class colours of perceptron_lib.figures.drawing, reused for training (blue)
 # and held-out (vermilion) curves; a third Okabe-Ito colour for a third curve.
 CURVE_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7")
 CURVE_FIGSIZE = (5.0, 3.2)

@@ -3,7 +3,7 @@
 The style (colours, markers, sizes), the checks that turn inputs into float
 arrays with clear errors, and the plane geometry of drawing inside the current
 view: clipping a line or a half plane to the axes limits and fitting an arrow.
-:mod:`perceptron_lib.figures.basic` builds every figure from these.
+Every module of :mod:`perceptron_lib.figures` builds its figures from these.
 """
 
 from __future__ import annotations
@@ -112,6 +112,21 @@ def _style_plane(ax: Axes) -> None:
 def _view(ax: Axes) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Return the current x and y limits."""
     return np.array(ax.get_xlim(), dtype=float), np.array(ax.get_ylim(), dtype=float)
+
+
+def _ring(ax: Axes, points: ArrayLike, *, size=260, linewidths=1.5, zorder=5, **options):
+    """Circle ``points`` (rows of x, y) with an open black marker, to single them out."""
+    points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    return ax.scatter(
+        points[:, 0],
+        points[:, 1],
+        s=size,
+        facecolors="none",
+        edgecolors="black",
+        linewidths=linewidths,
+        zorder=zorder,
+        **options,
+    )
 
 
 def _show_points(

@@ -376,7 +376,7 @@ def animate_mixing(
     from matplotlib.animation import FuncAnimation
     from matplotlib.lines import Line2D
 
-    from .basic import plot_boundary, plot_data
+    from .geometry import plot_boundary, plot_data
 
     if not 1 <= n_shards <= len(SHARD_COLORS):
         raise ValueError(f"n_shards must be from 1 to {len(SHARD_COLORS)} to be drawn.")

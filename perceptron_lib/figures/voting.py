@@ -1,10 +1,10 @@
 """Figures of the voted perceptron: every vector's boundary, its survival count, its vote.
 
-Companion of :mod:`perceptron_lib.theory.averaging`. :func:`plot_vote` draws one
-:class:`~perceptron_lib.theory.averaging.VotingSnapshot` on two-dimensional data;
+Companion of :mod:`perceptron_lib.experiments.averaging`. :func:`plot_vote` draws one
+:class:`~perceptron_lib.experiments.averaging.VotingSnapshot` on two-dimensional data;
 :func:`animate_voting` plays the snapshots pass by pass (the static
-counterpart of :func:`perceptron_lib.widgets.explorers.voting_explorer`). Like
-:mod:`perceptron_lib.figures.basic`, functions take ``ax=None`` and return the Axes.
+counterpart of :func:`perceptron_lib.widgets.voting.voting_explorer`). Like
+:mod:`perceptron_lib.figures.geometry`, functions take ``ax=None`` and return the Axes.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from numpy.typing import ArrayLike
 
-from ..theory.averaging import VotingSnapshot, vote, weighted_sum
-from .basic import plot_data
+from ..experiments.averaging import VotingSnapshot
+from ..theory.averaging import vote, weighted_sum
 from .drawing import (
     LEGEND_STYLE,
     NEGATIVE_STYLE,
@@ -27,6 +27,7 @@ from .drawing import (
     _line_in_view,
     _view,
 )
+from .geometry import plot_data
 
 # The thickest line belongs to the vector with the largest survival count.
 MAX_LINE_WIDTH = 5.0
@@ -86,7 +87,7 @@ def plot_vote(
     Parameters
     ----------
     snapshot : VotingSnapshot
-        From :func:`~perceptron_lib.theory.averaging.voting_snapshots` on two-feature data.
+        From :func:`~perceptron_lib.experiments.averaging.voting_snapshots` on two-feature data.
     X : array-like of shape (n_samples, 2)
     y : array-like of shape (n_samples,)
         Labels 0/1 or -1/+1.
@@ -102,7 +103,7 @@ def plot_vote(
     --------
     >>> import matplotlib.pyplot as plt
     >>> from perceptron_lib import VotedPerceptron
-    >>> from perceptron_lib.theory.averaging import voting_snapshots
+    >>> from perceptron_lib.experiments.averaging import voting_snapshots
     >>> X, y = [[1.0, 1.0], [0.5, 3.0], [2.0, 2.0]], [1, 1, -1]
     >>> snap = voting_snapshots(VotedPerceptron(shuffle=False), X, y, 2)[-1]
     >>> ax = plot_vote(snap, X, y, [1.0, 2.0])
@@ -174,7 +175,7 @@ def animate_voting(
     --------
     >>> from perceptron_lib import VotedPerceptron
     >>> from perceptron_lib.figures.animation import animation_html
-    >>> from perceptron_lib.theory.averaging import voting_snapshots
+    >>> from perceptron_lib.experiments.averaging import voting_snapshots
     >>> X, y = [[1.0, 1.0], [0.5, 3.0], [2.0, 2.0]], [1, 1, -1]
     >>> snaps = voting_snapshots(VotedPerceptron(shuffle=False), X, y, 3)
     >>> html = animation_html(animate_voting(snaps, X, y, [1.0, 2.0]))
@@ -275,7 +276,7 @@ def plot_voting_comparison(comparisons: dict, axes=None):
     ----------
     comparisons : dict of str to VotingComparison
         Panel title to the result of
-        :func:`~perceptron_lib.theory.averaging.compare_last_voted_averaged`.
+        :func:`~perceptron_lib.experiments.averaging.compare_last_voted_averaged`.
     axes : sequence of matplotlib Axes, optional
         One per task; a new figure of stacked panels if omitted.
 
@@ -286,7 +287,7 @@ def plot_voting_comparison(comparisons: dict, axes=None):
     Examples
     --------
     >>> import matplotlib.pyplot as plt
-    >>> from perceptron_lib.theory.averaging import VotingComparison
+    >>> from perceptron_lib.experiments.averaging import VotingComparison
     >>> errors = np.array([[0.2, 0.1], [0.3, 0.1]])
     >>> result = VotingComparison(np.arange(1, 3), errors, errors, errors, np.ones(2, int))
     >>> axes = plot_voting_comparison({"a task": result, "another": result})
@@ -296,7 +297,7 @@ def plot_voting_comparison(comparisons: dict, axes=None):
     """
     import matplotlib.pyplot as plt
 
-    from ..theory.averaging import VotingComparison
+    from ..experiments.averaging import VotingComparison
     from .curves import CURVE_COLORS
 
     if not comparisons:

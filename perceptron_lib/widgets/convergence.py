@@ -2,7 +2,7 @@
 
 For readers with a kernel; the chapter shows small multiples of the same view
 (:func:`perceptron_lib.figures.convergence.plot_bound_case`) as its static
-counterpart. Like :mod:`perceptron_lib.widgets.explorers`, the drawing is a plain
+counterpart. Like every explorer of :mod:`perceptron_lib.widgets`, the drawing is a plain
 function (``_bound_view``) so that it is tested without a browser.
 """
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 import ipywidgets as ipw
 from matplotlib.figure import Figure
 
+from ..experiments.convergence import bound_case
 from ..figures.convergence import plot_bound_case
-from ..theory.convergence import bound_case
-from .explorers import _explorer, _slider
+from .panel import _explorer, _slider
 
 
 def _bound_view(margin: float, radius: float, seed: int) -> tuple[str, Figure]:

@@ -1,6 +1,6 @@
 """The appendix's explorer: parameter mixing for a chosen data set and number of shards.
 
-Like :mod:`perceptron_lib.widgets.explorers`, the drawing is a plain function
+Like every explorer of :mod:`perceptron_lib.widgets`, the drawing is a plain function
 (:func:`_mixing_view`) that returns text and a figure, so it is tested without
 a browser. The static page shows small multiples of the same figure instead.
 This module imports ipywidgets (and, through the experiments, Dask's
@@ -14,7 +14,7 @@ from matplotlib.figure import Figure
 
 from ..experiments.mixing import accuracy_per_round, mixing_data
 from ..figures.scale import plot_accuracy_per_round
-from .explorers import _explorer
+from .panel import _explorer
 
 DATA_KINDS = ("separable", "noisy")
 
