@@ -24,8 +24,8 @@ def plot_proof_steps(steps: ProofSteps, axes=None):
     """Draw the three inequalities of the proof after every update k of a run.
 
     Top: ``u . v_k`` and its lower bound ``k gamma``; middle: ``||v_k||^2``
-    and its upper bound ``k R^2``; bottom: ``cos theta_k`` and its lower bound
-    ``sqrt(k) gamma / R``, with the ceiling ``cos theta <= 1`` that ends the
+    and its upper bound ``k R^2``; bottom: the cosine of the angle between ``v_k`` and
+    ``u`` and its lower bound ``sqrt(k) gamma / R``, with the ceiling ``1`` that ends the
     proof. The panels are stacked, one per row, so that their text stays
     legible on a phone (at least 8 CSS px when shown 342 px wide).
 
@@ -50,7 +50,7 @@ def plot_proof_steps(steps: ProofSteps, axes=None):
     >>> trace = training_trace(Perceptron(shuffle=False), X, y)
     >>> steps = proof_steps(trace, X, max_lifted_margin(X, y).unit_vector)
     >>> [ax.get_ylabel() for ax in plot_proof_steps(steps)]
-    ['$u \\\\cdot v_k$', '$\\\\|v_k\\\\|^2$', '$\\\\cos\\\\theta_k$']
+    ['$u \\\\cdot v_k$', '$\\\\|v_k\\\\|^2$', '$\\\\cos\\\\angle(v_k, u)$']
     >>> plt.close("all")
     """
     import matplotlib.pyplot as plt
@@ -69,7 +69,7 @@ def plot_proof_steps(steps: ProofSteps, axes=None):
         (
             steps.cosine,
             np.sqrt(k) * steps.gamma / steps.radius,
-            r"$\cos\theta_k$",
+            r"$\cos\angle(v_k, u)$",
             r"$\sqrt{k}\,\gamma/R$ (lower bound)",
         ),
     )

@@ -6,8 +6,8 @@ computes the two scores the slow, obvious way from a list of ``(w, b, c)``
 (weights, bias, survival count), so that a chapter (and a test) can check the
 fast forms against them:
 
-- :func:`vote`: the voted score, a sum of signs;
-- :func:`weighted_sum`: the averaged score, the sign of a sum.
+- :func:`vote`: the voted score, a sum of the vectors' predictions (+1 or -1);
+- :func:`weighted_sum`: the averaged score, one activation from the summed weights.
 
 What trains a perceptron to take voting and averaging apart (the naive
 average of a run, the vectors after each pass, the comparison over seeded
