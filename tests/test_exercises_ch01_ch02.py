@@ -220,7 +220,7 @@ def test_a_gate_function_of_three_bits_needs_three_weights():
 def test_a_misspelt_gate_lists_every_choice_including_at_least():
     with pytest.raises(ValueError, match="Unknown gate 'nan'") as failure:
         ch01.check_gate_weights([1.0, 1.0], 0.5, gate="nan")
-    for name in ("'and'", "'or'", "'nand'", "'nor'", "'xor'", "at_least_M_of_N"):
+    for name in ("'and'", "'or'", "'nand'", "'nor'", "'xor'", "at_least_m_of_D"):
         assert name in str(failure.value)
 
 

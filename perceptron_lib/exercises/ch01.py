@@ -159,8 +159,8 @@ def check_prediction(predict: Callable[[ArrayLike, ArrayLike, float], int]) -> N
 
 
 _GATE_CHOICES = (
-    "'and', 'or', 'nand', 'nor', 'xor', 'at_least_M_of_N' (fires when at least M of "
-    "the N inputs are 1, e.g. 'at_least_2_of_3') or a function of the bits"
+    "'and', 'or', 'nand', 'nor', 'xor', 'at_least_m_of_D' (fires when at least m of "
+    "the D inputs are 1, e.g. 'at_least_2_of_3') or a function of the bits"
 )
 
 
@@ -180,9 +180,10 @@ def _truth_table(
     if at_least:
         m = int(at_least.group(1))
         if at_least.group(2) is not None and int(at_least.group(2)) != n_inputs:
-            n = int(at_least.group(2))
+            gate_inputs = int(at_least.group(2))
             raise ExerciseFailure(
-                f"The gate {gate!r} has {n} inputs, so it needs {n} weights; you gave {n_inputs}."
+                f"The gate {gate!r} has {gate_inputs} inputs, so it needs {gate_inputs} weights; "
+                f"you gave {n_inputs}."
             )
         if m > n_inputs:
             raise ExerciseFailure(
@@ -239,9 +240,10 @@ def check_gate_weights(
         The unit fires when ``w . x`` is strictly above it.
     gate : str or callable, default "and"
         ``"and"``, ``"or"``, ``"nand"``, ``"nor"`` or ``"xor"`` of as many
-        inputs as there are weights; ``"at_least_M_of_N"`` (true when at least
-        ``M`` of the ``N`` inputs are 1; ``"at_least_M"`` takes ``N`` from the
-        weights); or a function of the bits returning true or false, such as
+        inputs as there are weights; ``"at_least_m_of_D"`` (true when at least
+        ``m`` of the ``D`` inputs are 1, e.g. ``"at_least_2_of_3"``;
+        ``"at_least_m"`` takes ``D`` from the number of weights); or a function
+        of the bits returning true or false, such as
         ``lambda x1, x2, x3: x1 and not x2 and x3``.
 
     Raises
