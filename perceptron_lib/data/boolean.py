@@ -89,7 +89,8 @@ def at_least_m_of_n(m: int, n: int) -> tuple[NDArray[np.float64], Labels]:
     m : int
         Threshold, ``0 <= m <= n``.
     n : int
-        Number of inputs, >= 1.
+        Number of inputs (the course writes it D; the name n is kept for the
+        function's signature), >= 1.
 
     Returns
     -------
