@@ -31,6 +31,21 @@ def test_lifted_xor_xnor_hint_only_when_every_input_is_wrong():
         ch07.check_lifted_xor_weights([1.0, 1.0], 0.0)
 
 
+def test_lifted_xor_margin_zero_is_not_a_separator():
+    # b = 0 puts (0, 0) and (1, 1) on the boundary: a = 0 predicts -1, the right
+    # label, but y a = 0 is no separation (issue 32; the old check accepted it).
+    with pytest.raises(ExerciseFailure) as failure:
+        ch07.check_lifted_xor_weights([1.0, 1.0, -2.0], 0.0)
+    message = str(failure.value)
+    assert message.startswith("On input (0, 0), with x1 AND x2 = 0, the activation is exactly 0")
+    assert "move the boundary off (0, 0) and (1, 1), for example by lowering the bias" in message
+    # A positive on the boundary is wrong as a prediction too; no bias advice then.
+    with pytest.raises(ExerciseFailure) as failure:
+        ch07.check_lifted_xor_weights([1.0, 0.0, -2.0], 0.0)  # (0, 1): a = 0
+    assert "lowering the bias" not in str(failure.value)
+    ch07.check_lifted_xor_weights([2.0, 2.0, -4.0], -1.0)  # a multiple: right
+
+
 # -- the degree-2 feature map ----------------------------------------------------------
 
 
@@ -121,16 +136,39 @@ def test_conjunction_count_other_mistake_gets_no_hint():
 
 
 def test_two_layer_networks(capsys):
-    # XNOR = OR(AND, NOR).
-    ch07.check_two_layer_network([[1, 1], [-1, -1]], [-1.5, 0.5], [1, 1], -0.5)
+    # XNOR = OR(AND, NOR), every unit outputting +1 or -1: OR of two +-1 outputs
+    # fires unless both are -1, g1 + g2 > -2.
+    ch07.check_two_layer_network([[1, 1], [-1, -1]], [-1.5, 0.5], [1, 1], 1.0)
     assert "All 4 inputs of XNOR are right." in capsys.readouterr().out
     with pytest.raises(ExerciseFailure, match="negation of XNOR") as failure:
         ch07.check_two_layer_network([[1, 1], [-1, -1]], [-0.5, 1.5], [1, 1], -1.5)  # XOR
     assert str(failure.value).startswith(
-        "On input (0, 0) the hidden units output (0, 1) and the network outputs 0"
+        "On input (0, 0) the hidden units output (-1, +1) and the network outputs -1, "
+        "but XNOR(0, 0) = 1 (it should output +1)."
     )
     with pytest.raises(ExerciseFailure) as failure:  # AND: wrong on (0, 0) only
         ch07.check_two_layer_network([[1, 1]], [-1.5], [1], -0.5)
     assert "Hint" not in str(failure.value)
     with pytest.raises(ExerciseFailure, match="one weight per hidden unit"):
         ch07.check_two_layer_network([[1, 1], [1, 1]], [0, 0], [1], 0)
+
+
+def test_two_layer_xnor_built_for_plus_minus_one_passes(capsys):
+    # Issue 32: notation.md has units output +1 or -1; the old check read hidden
+    # outputs as 0/1 and rejected this right network with no hint.
+    ch07.check_two_layer_network([[1, 1], [-1, -1]], [-1.5, 0.5], [0.5, 0.5], 0.5)
+    ch07.check_two_layer_network([[-1, -1], [1, 1]], [1.5, -0.5], [-1, -1], 1.0)  # NAND, OR
+    assert capsys.readouterr().out.count("All 4 inputs of XNOR are right.") == 2
+
+
+def test_two_layer_output_built_for_bits_gets_its_hint():
+    # OR(AND, NOR) with the output unit of hidden outputs 0/1 (b_out = -0.5): the old
+    # check accepted it; with +-1 hidden outputs it fails on (0, 0) and (1, 1).
+    with pytest.raises(ExerciseFailure) as failure:
+        ch07.check_two_layer_network([[1, 1], [-1, -1]], [-1.5, 0.5], [1, 1], -0.5)
+    message = str(failure.value)
+    assert message.startswith("On input (0, 0) the hidden units output (-1, +1)")
+    assert "right for hidden outputs 0 and 1, but a silent unit outputs -1, not 0" in message
+    assert "w_out = [0.5, 0.5] and b_out = 0.5" in message
+    # The suggested fix is right.
+    ch07.check_two_layer_network([[1, 1], [-1, -1]], [-1.5, 0.5], [0.5, 0.5], 0.5)

@@ -1,7 +1,7 @@
 """Checks for the exercises of chapter 7: XOR, feature maps, kernels, two layers.
 
-Units fire (output 1, or predict +1) when their activation is > 0, as
-everywhere in the course.
+Units fire (output +1) when their activation is > 0 and output -1 otherwise,
+as everywhere in the course; logic gates' inputs are bits, 0 or 1.
 """
 
 from __future__ import annotations
@@ -37,13 +37,17 @@ def _bits(row: np.ndarray) -> str:
 def check_lifted_xor_weights(w: ArrayLike, b: float) -> None:
     """Check weights ``w = (w1, w2, w3)`` and bias ``b`` for XOR on ``(x1, x2, x1 x2)``.
 
-    The unit predicts +1 when ``w1 x1 + w2 x2 + w3 (x1 AND x2) + b > 0``; it
-    must predict +1 exactly where ``x1 XOR x2`` is true.
+    The weights must *separate* XOR with the feature ``x3 = x1 AND x2``: with
+    ``a = w1 x1 + w2 x2 + w3 x3 + b`` and the labels ``y = +1`` where
+    ``x1 XOR x2`` is true and ``y = -1`` elsewhere, every input needs
+    ``y a > 0``. So ``a > 0`` on ``(0, 1)`` and ``(1, 0)``, and ``a < 0`` on
+    ``(0, 0)`` and ``(1, 1)``: an input on the boundary (``a = 0``) is not
+    separated, even where the prediction for ``a = 0``, -1, happens to be right.
 
     Raises
     ------
     perceptron_lib.exercises.ExerciseFailure
-        On the first input (in truth-table order) that is wrong.
+        On the first input (in truth-table order) that is not separated.
 
     Examples
     --------
@@ -55,6 +59,14 @@ def check_lifted_xor_weights(w: ArrayLike, b: float) -> None:
     perceptron_lib.exercises.ExerciseFailure: On input (1, 1), with x1 AND x2 = 1,
     the activation is 1.5 > 0, so the unit predicts +1, but 1 XOR 1 = 0 (it should
     predict -1).
+    >>> check_lifted_xor_weights([1.0, 1.0, -2.0], 0.0)
+    Traceback (most recent call last):
+    ...
+    perceptron_lib.exercises.ExerciseFailure: On input (0, 0), with x1 AND x2 = 0,
+    the activation is exactly 0: the input lies on the boundary (margin 0), so
+    these weights do not separate XOR, although a = 0 predicts -1.
+    Hint: a separator needs y (w . x + b) > 0 on every input; move the boundary
+    off (0, 0) and (1, 1), for example by lowering the bias.
     """
     not_written(w=w, b=b)
     w = np.asarray(w, dtype=float)
@@ -65,26 +77,41 @@ def check_lifted_xor_weights(w: ArrayLike, b: float) -> None:
     b = float(b)
     lifted = np.column_stack([_INPUTS, _INPUTS[:, 0] * _INPUTS[:, 1]])
     activations = lifted @ w + b
-    wanted = logic_gate("xor")[1] > 0
+    y = logic_gate("xor")[1]  # -1 and +1
+    wanted = y > 0
     fires = activations > 0
-    for row, a, fire, want in zip(lifted, activations, fires, wanted, strict=True):
-        if fire != want:
-            x1, x2, x3 = (int(v) for v in row)
+    for row, a, label in zip(lifted, activations, y, strict=True):
+        if label * a > 0:
+            continue
+        x1, x2, x3 = (int(v) for v in row)
+        want = label > 0
+        if a == 0:
+            boundary = activations == 0
+            on_boundary = " and ".join(f"({int(r[0])}, {int(r[1])})" for r in lifted[boundary])
+            # Only negatives on the boundary: lowering the bias moves them all off it.
+            advice = "" if np.any(wanted[boundary]) else ", for example by lowering the bias"
             message = (
                 f"On input ({x1}, {x2}), with x1 AND x2 = {x3}, the activation is "
-                f"{describe(float(a))} {'>' if fire else '<='} 0, so the unit predicts "
-                f"{'+1' if fire else '-1'}, but {x1} XOR {x2} = {int(want)} "
-                f"(it should predict {'+1' if want else '-1'})."
+                "exactly 0: the input lies on the boundary (margin 0), so these weights "
+                f"do not separate XOR{', although a = 0 predicts -1' if not want else ''}."
+                "\nHint: a separator needs y (w . x + b) > 0 on every input; move the "
+                f"boundary off {on_boundary}{advice}."
             )
-            # Confirmed: every input on the wrong side and none on the boundary.
-            if np.all(fires != wanted) and np.all(activations != 0):
-                message += (
-                    "\nHint: every input is wrong, so your unit computes XNOR: "
-                    "flip the signs of all weights and of the bias."
-                )
-            elif a == 0:
-                message += "\nHint: an activation of exactly 0 predicts -1."
             raise ExerciseFailure(message)
+        fire = bool(a > 0)
+        message = (
+            f"On input ({x1}, {x2}), with x1 AND x2 = {x3}, the activation is "
+            f"{describe(float(a))} {'>' if fire else '<='} 0, so the unit predicts "
+            f"{'+1' if fire else '-1'}, but {x1} XOR {x2} = {int(want)} "
+            f"(it should predict {'+1' if want else '-1'})."
+        )
+        # Confirmed: every input on the wrong side and none on the boundary.
+        if np.all(fires != wanted) and np.all(activations != 0):
+            message += (
+                "\nHint: every input is wrong, so your unit computes XNOR: "
+                "flip the signs of all weights and of the bias."
+            )
+        raise ExerciseFailure(message)
     print("All 4 inputs of XOR are right with the feature x1 AND x2.")
 
 
@@ -235,10 +262,13 @@ def check_conjunction_count(n_conjunctions: Callable[[int, int], int]) -> None:
 # -- a two-layer network of threshold units ----------------------------------------
 
 
-def _network_outputs(W_hidden, b_hidden, w_out, b_out):
-    hidden = (_INPUTS @ W_hidden.T + b_hidden > 0).astype(int)
-    activation = hidden @ w_out + b_out
-    return hidden, activation, (activation > 0).astype(int)
+def _step(activations: np.ndarray) -> np.ndarray:
+    """A unit's output as in the whole course: +1 if its activation is > 0, else -1."""
+    return np.where(activations > 0, 1, -1)
+
+
+def _signs(row: np.ndarray) -> str:
+    return ", ".join(f"{int(v):+d}" for v in row)
 
 
 def check_two_layer_network(
@@ -250,8 +280,12 @@ def check_two_layer_network(
 ) -> None:
     """Check a two-layer network of threshold units on the four inputs of a gate.
 
-    Hidden unit ``h`` outputs 1 when ``W_hidden[h] . x + b_hidden[h] > 0``,
-    else 0; the output unit outputs 1 when ``w_out . hidden + b_out > 0``.
+    Every unit outputs +1 when its activation is > 0 and -1 otherwise, as
+    everywhere in the course: hidden unit ``j`` outputs
+    ``g_j = +1 if W_hidden[j] . x + b_hidden[j] > 0 else -1``, and the output
+    unit outputs ``+1 if w_out . g + b_out > 0 else -1``. The network computes
+    the gate when it outputs +1 exactly on the inputs (bits 0 and 1) where the
+    gate is true.
 
     Parameters
     ----------
@@ -268,11 +302,24 @@ def check_two_layer_network(
 
     Examples
     --------
-    XOR as OR and NAND, then AND:
+    XOR as AND(OR, NAND): the output unit fires only when both hidden units
+    output +1, that is when ``g_1 + g_2 = 2``:
 
     >>> W_hidden, b_hidden = [[1, 1], [-1, -1]], [-0.5, 1.5]
     >>> check_two_layer_network(W_hidden, b_hidden, [1, 1], -1.5, gate="xor")
     All 4 inputs of XOR are right.
+
+    An output unit built for hidden outputs 0 and 1 is caught with its fix:
+
+    >>> W_hidden, b_hidden = [[1, 1], [-1, -1]], [-1.5, 0.5]  # AND, NOR
+    >>> check_two_layer_network(W_hidden, b_hidden, [1, 1], -0.5, gate="xnor")
+    Traceback (most recent call last):
+    ...
+    perceptron_lib.exercises.ExerciseFailure: On input (0, 0) the hidden units output
+    (-1, +1) and the network outputs -1, but XNOR(0, 0) = 1 (it should output +1).
+    Hint: your output unit is right for hidden outputs 0 and 1, but a silent unit
+    outputs -1, not 0. Rewrite it for g = 2h - 1: w_out = [0.5, 0.5] and
+    b_out = 0.5 compute the same thing (or any positive multiple of them).
     """
     not_written(W_hidden=W_hidden, b_hidden=b_hidden, w_out=w_out, b_out=b_out)
     W_hidden = np.atleast_2d(np.asarray(W_hidden, dtype=float))
@@ -291,23 +338,37 @@ def check_two_layer_network(
         )
     b_out = float(b_out)
     name = gate.lower()
-    if name == "xnor":
-        wanted = (logic_gate("xor")[1] < 0).astype(int)
-    else:
-        wanted = (logic_gate(name)[1] > 0).astype(int)
-    hidden, activation, output = _network_outputs(W_hidden, b_hidden, w_out, b_out)
-    for row, h, out, want in zip(_INPUTS, hidden, output, wanted, strict=True):
-        if out != want:
-            message = (
-                f"On input ({_bits(row)}) the hidden units output ({_bits(h)}) and the "
-                f"network outputs {out}, but {name.upper()}({_bits(row)}) = {want}."
+    truth = logic_gate("xor")[1] < 0 if name == "xnor" else logic_gate(name)[1] > 0
+    wanted = np.where(truth, 1, -1)
+    hidden = _step(_INPUTS @ W_hidden.T + b_hidden)
+    activation = hidden @ w_out + b_out
+    output = _step(activation)
+    for row, g, out, want, true in zip(_INPUTS, hidden, output, wanted, truth, strict=True):
+        if out == want:
+            continue
+        message = (
+            f"On input ({_bits(row)}) the hidden units output ({_signs(g)}) and the "
+            f"network outputs {out:+d}, but {name.upper()}({_bits(row)}) = {int(true)} "
+            f"(it should output {want:+d})."
+        )
+        # The same network read with hidden outputs 0/1 (h = (g + 1) / 2).
+        as_bits = _step((hidden + 1) / 2 @ w_out + b_out)
+        if np.array_equal(as_bits, wanted):
+            # w . h + b = (w / 2) . g + (b + sum(w) / 2): the same unit for g = +-1.
+            w_pm, b_pm = w_out / 2, b_out + w_out.sum() / 2
+            message += (
+                "\nHint: your output unit is right for hidden outputs 0 and 1, but a "
+                "silent unit outputs -1, not 0. Rewrite it for g = 2h - 1: "
+                f"w_out = [{', '.join(describe(float(v)) for v in w_pm)}] and "
+                f"b_out = {describe(float(b_pm))} compute the same thing (or any "
+                "positive multiple of them)."
             )
-            # Confirmed: all four inputs wrong, no output activation exactly 0.
-            if np.all(output != wanted) and np.all(activation != 0):
-                message += (
-                    "\nHint: your network computes the negation of "
-                    f"{name.upper()} on every input: flip the signs of the output "
-                    "unit's weights and bias."
-                )
-            raise ExerciseFailure(message)
+        # Confirmed: all four inputs wrong, no output activation exactly 0.
+        elif np.all(output != wanted) and np.all(activation != 0):
+            message += (
+                "\nHint: your network computes the negation of "
+                f"{name.upper()} on every input: flip the signs of the output "
+                "unit's weights and bias."
+            )
+        raise ExerciseFailure(message)
     print(f"All 4 inputs of {name.upper()} are right.")
