@@ -138,3 +138,11 @@ def test_a_bad_n_jobs_is_named(cls, n_jobs, error, message):
     X, y = four_classes(60)
     with pytest.raises(error, match=message):
         cls(n_jobs=n_jobs).fit(X, y)
+
+
+def test_parameter_mixing_has_no_n_jobs():
+    # Binary only (no one-vs-rest): its parallel work is the shards', on Dask workers.
+    distributed = pytest.importorskip("perceptron_lib.distributed")
+    model = distributed.ParameterMixingPerceptron()
+    assert "n_jobs" not in model.get_params()
+    assert not model.__sklearn_tags__().classifier_tags.multi_class
