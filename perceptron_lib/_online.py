@@ -16,7 +16,12 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
-from ._base import LinearBinaryClassifier, check_finite_weights, classes_of
+from ._base import (
+    LinearBinaryClassifier,
+    check_finite_weights,
+    classes_of,
+    unchecked_overflow,
+)
 
 
 class OnlineLinearClassifier(LinearBinaryClassifier):
@@ -202,12 +207,15 @@ class OnlineLinearClassifier(LinearBinaryClassifier):
         n_samples = X.shape[0]
         order = self._rng.permutation(n_samples) if self.shuffle else np.arange(n_samples)
         mistakes = np.zeros(n_samples, dtype=np.bool_)
-        if record is None:
-            self._run_epoch(X, y, order, mistakes)
-        else:
-            steps = np.empty((n_samples, X.shape[1] + 2))
-            self._run_epoch(X, y, order, mistakes, steps)
-            record.append((order, mistakes, steps))
+        # Run as Python (NUMBA_DISABLE_JIT=1), the loops' NumPy scalars would warn on a NaN
+        # or an overflow before the ValueError of the check below.
+        with unchecked_overflow():
+            if record is None:
+                self._run_epoch(X, y, order, mistakes)
+            else:
+                steps = np.empty((n_samples, X.shape[1] + 2))
+                self._run_epoch(X, y, order, mistakes, steps)
+                record.append((order, mistakes, steps))
         check_finite_weights(self, self.mistakes_per_epoch_.shape[0] + 1, X)
         count = int(mistakes.sum())
         self.mistakes_per_epoch_ = np.append(self.mistakes_per_epoch_, count)
