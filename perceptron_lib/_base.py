@@ -13,7 +13,8 @@ that each algorithm's own module shows only its loop.
 More than two classes are learnt one-vs-rest, as scikit-learn's linear
 classifiers do: one binary model per class ``k`` (labels +1 for class ``k``, -1
 for the others), kept in ``estimators_``; ``coef_`` then has one row per class
-and an example goes to the class of the largest activation.
+and an example goes to the class of the largest activation. The binary models
+are independent, so ``n_jobs`` threads fit them side by side, to the same weights.
 """
 
 from __future__ import annotations
