@@ -36,7 +36,9 @@ thread CPU time): ``partial_fit`` does not scan ``X`` for NaN and infinity first
 it runs its epoch on a copy of the weights and commits it only if it finished.
 And ``n_jobs``: the 5-class run with ``n_jobs=1`` and ``n_jobs=2``, ours and
 scikit-learn's, the four weights checked identical first; wall time (what
-threads can shorten) beside the CPU time of the whole process.
+threads can shorten) beside the CPU time of the whole process. On a loaded
+machine that speed-up hides; ``benchmarks/gil_probe.py`` shows the loops release
+the GIL whatever the load.
 
 Last, the cold start: a first fit in a fresh process with an empty numba cache
 (every loop it runs is compiled), then again with the cache that run filled,
