@@ -31,12 +31,21 @@ floor: every activation summed in the exact order), the speculative epoch, the
 speculative epoch allowed to use threads, and ``X @ w`` with all threads (which
 sums in another order, so its activations differ in the last bits: counted).
 
+Then ``partial_fit`` against one epoch of ``fit`` (same data, same weights, in
+thread CPU time): ``partial_fit`` does not scan ``X`` for NaN and infinity first,
+it runs its epoch on a copy of the weights and commits it only if it finished.
+And ``n_jobs``: the 5-class run with ``n_jobs=1`` and ``n_jobs=2``, ours and
+scikit-learn's, the four weights checked identical first; wall time (what
+threads can shorten) beside the CPU time of the whole process. On a loaded
+machine that speed-up hides; ``benchmarks/gil_probe.py`` shows the loops release
+the GIL whatever the load.
+
 Last, the cold start: a first fit in a fresh process with an empty numba cache
 (every loop it runs is compiled), then again with the cache that run filled,
 stage by stage (imports, then the fit), in CPU seconds (``time.process_time``)
 and wall seconds, and the child process's whole user + sys time
 (``getrusage(RUSAGE_CHILDREN)``). ``python benchmarks/bench_perceptron.py
---cold-start`` runs this part alone.
+--cold-start`` runs this part alone (``--partial-fit``, ``--n-jobs`` likewise).
 """
 
 from __future__ import annotations
@@ -320,6 +329,71 @@ def mistake_free_epoch(label: str, X, y) -> None:
     print(f"  activations of X @ w that differ from the exact-order sum: {differ:,} of {len(y):,}")
 
 
+def partial_fit_against_fit(X, y) -> None:
+    """One ``partial_fit`` (a first call) against ``fit`` with ``max_iter=1``, in thread CPU."""
+    fits = {
+        "fit, 1 epoch": lambda: Perceptron(shuffle=False, max_iter=1).fit(X, y),
+        "partial_fit": lambda: Perceptron(shuffle=False).partial_fit(X, y),
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        for fit in fits.values():
+            fit()  # compile (or load the cached compilation) first
+        times = {name: [] for name in fits}
+        for _ in range(2 * REPEATS + 1):
+            for name, fit in fits.items():
+                start = time.thread_time()
+                model = fit()
+                times[name].append(time.thread_time() - start)
+                if name == "fit, 1 epoch":
+                    reference = model
+                elif not np.array_equal(model.coef_, reference.coef_):
+                    raise SystemExit("partial_fit's weights differ from fit's; no timing")
+    t = {name: float(np.median(v)) for name, v in times.items()}
+    print(f"\npartial_fit against one epoch of fit, {X.shape[0]:,} x {X.shape[1]}, thread CPU")
+    print(f"(median of {2 * REPEATS + 1}, alternated; {load()}):")
+    for name in fits:
+        print(f"  {name:<14} {t[name] * 1e3:>8.1f}ms")
+    print(f"  partial_fit / fit epoch: {t['partial_fit'] / t['fit, 1 epoch']:.2f}x")
+
+
+def n_jobs_runs(X, y, epochs: int = 5) -> None:
+    """The 5-class run with n_jobs=1 and 2, ours and scikit-learn's: wall and process CPU."""
+
+    def ours(n_jobs):
+        return lambda: Perceptron(shuffle=False, max_iter=epochs, n_jobs=n_jobs).fit(X, y)
+
+    def theirs(n_jobs):
+        return lambda: SklearnPerceptron(
+            eta0=1.0, penalty=None, alpha=0.0, shuffle=False, tol=None, max_iter=epochs,
+            n_jobs=n_jobs,
+        ).fit(X, y)  # fmt: skip
+
+    fits = {"sklearn": theirs(1), "sklearn n_jobs=2": theirs(2), "ours": ours(1)}
+    fits["ours n_jobs=2"] = ours(2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        models = {name: fit() for name, fit in fits.items()}  # and compile
+        check_identical("n_jobs", models)
+        wall = {name: [] for name in fits}
+        cpu = {name: [] for name in fits}
+        for _ in range(REPEATS):
+            for name, fit in fits.items():
+                start_wall, start_cpu = time.perf_counter(), time.process_time()
+                fit()
+                wall[name].append(time.perf_counter() - start_wall)
+                cpu[name].append(time.process_time() - start_cpu)
+    print(f"\none-vs-rest, {X.shape[0]:,} x {X.shape[1]}, 5 classes, {epochs} epochs, same")
+    print(f"weights for all four; median of {REPEATS}, alternated ({load()}):")
+    # CPU / wall above 1 means two threads ran at once: the loops released the GIL.
+    print(f"  {'':<18} {'wall':>9} {'process CPU':>12} {'CPU/wall':>9} {'speed-up (wall)':>16}")
+    for name in fits:
+        w, c = float(np.median(wall[name])), float(np.median(cpu[name]))
+        one = float(np.median(wall[name.removesuffix(" n_jobs=2")]))
+        gain = f"{one / w:>15.2f}x" if name.endswith("n_jobs=2") else ""
+        print(f"  {name:<18} {w * 1e3:>7.1f}ms {c * 1e3:>10.1f}ms {c / w:>9.2f} {gain}")
+
+
 def _speculative_activations(X, w, b):
     out = np.empty(X.shape[0])
     _speculative.block_activations(X, np.arange(X.shape[0]), 0, X.shape[0], w, b, out, True)
@@ -343,11 +417,21 @@ def main() -> None:
     compare_ours_only("sparse 0.1%, no b", *make_text(), epochs=5, fit_intercept=False)
     mistake_free_epoch("100,000 x 100 (80 MB)", *separable)
     mistake_free_epoch("10,000 x 50 (4 MB, in cache)", *in_cache)
+    partial_fit_against_fit(*separable)
+    n_jobs_runs(*make_multiclass())
     cold_start()
 
 
+# One part alone: python benchmarks/bench_perceptron.py --partial-fit (or --n-jobs, --cold-start).
+PARTS = {
+    "--cold-start": cold_start,
+    "--partial-fit": lambda: partial_fit_against_fit(*make_data(0.0)),
+    "--n-jobs": lambda: n_jobs_runs(*make_multiclass()),
+}
+
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--cold-start"]:  # only the first fit in fresh processes
-        cold_start()
+    if sys.argv[1:] and all(arg in PARTS for arg in sys.argv[1:]):
+        for arg in sys.argv[1:]:
+            PARTS[arg]()
     else:
         main()

@@ -13,15 +13,18 @@ that each algorithm's own module shows only its loop.
 More than two classes are learnt one-vs-rest, as scikit-learn's linear
 classifiers do: one binary model per class ``k`` (labels +1 for class ``k``, -1
 for the others), kept in ``estimators_``; ``coef_`` then has one row per class
-and an example goes to the class of the largest activation.
+and an example goes to the class of the largest activation. The binary models
+are independent, so ``n_jobs`` threads fit them side by side, to the same weights.
 """
 
 from __future__ import annotations
 
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from numbers import Integral, Real
 
 import numpy as np
+from joblib import effective_n_jobs
 from numpy.typing import ArrayLike, NDArray
 from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
@@ -42,6 +45,7 @@ NUMERIC_PARAMETERS = (
     "coef0",
     "timeout",
     "n_shards",
+    "n_jobs",
 )
 # The largest seed drawn for the binary models of one-vs-rest (as scikit-learn's).
 MAX_SEED = np.iinfo(np.int32).max
@@ -124,6 +128,7 @@ class LinearBinaryClassifier(ClassifierMixin, BaseEstimator):
         "shuffle": ["boolean"],
         "fit_intercept": ["boolean"],
         "random_state": ["random_state"],
+        "n_jobs": [Integral, None],
     }
 
     def __sklearn_tags__(self):
@@ -141,6 +146,11 @@ class LinearBinaryClassifier(ClassifierMixin, BaseEstimator):
                     f"The '{name}' parameter of {type(self).__name__} must be a number, "
                     f"got the bool {params[name]}."
                 )
+        if params.get("n_jobs", 1) == 0:
+            raise ValueError(
+                f"The 'n_jobs' parameter of {type(self).__name__} must be a nonzero int "
+                "(-1 for every core) or None (one thread), got 0."
+            )
 
     # -- input checks -------------------------------------------------------
 
@@ -172,6 +182,12 @@ class LinearBinaryClassifier(ClassifierMixin, BaseEstimator):
         )
         if sparse.issparse(X):
             check_csr_structure(X)
+            if not finite:
+                # The loops read the stored entries up to indptr[-1]; scikit-learn's check
+                # reads all of X.data, so its rare unused tail is checked here.
+                assert_all_finite(
+                    X.data[X.indptr[-1] :], input_name="X", estimator_name=type(self).__name__
+                )
         if targets:
             check_classification_targets(y)
         return X, y
@@ -201,13 +217,16 @@ class LinearBinaryClassifier(ClassifierMixin, BaseEstimator):
         if self.classes_.shape[0] == 2:
             self._fit_binary(X, self._signed_labels(y, known=True))
             return self
-        self.estimators_ = []
+
+        def fit_one(model, label):
+            model._fit_binary(X, np.where(y == label, 1.0, -1.0))
+            return model
+
         with warnings.catch_warnings():
-            # One warning for the whole model, below, not one per class.
+            # One warning for the whole model, below, not one per class. The filters are
+            # the process's (Python 3.11), so this also silences the worker threads.
             warnings.simplefilter("ignore", ConvergenceWarning)
-            for model, label in zip(self._binary_models(), self.classes_, strict=True):
-                model._fit_binary(X, np.where(y == label, 1.0, -1.0))
-                self.estimators_.append(model)
+            self.estimators_ = self._for_each_class(fit_one, self._binary_models(), self.classes_)
         self._combine_binary_models()
         if not self.converged_:
             warnings.warn(
@@ -225,6 +244,21 @@ class LinearBinaryClassifier(ClassifierMixin, BaseEstimator):
             for model, label in zip(self.estimators_, self.classes_, strict=True)
             if not model.converged_
         ]
+
+    def _for_each_class(self, function, models, *arguments) -> list:
+        """Return ``[function(model, ...) for each binary model]``, in ``n_jobs`` threads.
+
+        Each call reads the shared data and writes only its own model, so the results do
+        not depend on the threads: the same weights for every ``n_jobs``. Threads, not
+        processes, because the compiled loops release the GIL (numba's ``nogil``, see
+        :mod:`perceptron_lib.loops.jit`) and NumPy's array arithmetic does too; the data
+        are shared, not copied.
+        """
+        n_threads = min(effective_n_jobs(getattr(self, "n_jobs", 1)), len(models))
+        if n_threads <= 1:
+            return list(map(function, models, *arguments))
+        with ThreadPoolExecutor(max_workers=n_threads) as pool:
+            return list(pool.map(function, models, *arguments))
 
     def _binary_models(self) -> list:
         """One unfitted binary copy per class, seeded as scikit-learn seeds them."""

@@ -8,6 +8,7 @@ the pass itself to each subclass's ``_run_epoch``.
 
 from __future__ import annotations
 
+import copy
 import warnings
 
 import numpy as np
@@ -15,7 +16,12 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 
-from ._base import LinearBinaryClassifier, check_finite_weights
+from ._base import (
+    LinearBinaryClassifier,
+    check_finite_weights,
+    classes_of,
+    unchecked_overflow,
+)
 
 
 class OnlineLinearClassifier(LinearBinaryClassifier):
@@ -26,9 +32,19 @@ class OnlineLinearClassifier(LinearBinaryClassifier):
     that fills the boolean array ``mistakes`` and, if ``steps`` is an array, the
     record of every step that :func:`perceptron_lib.training_trace` reads).
     ``X`` is a C-ordered float array or a CSR matrix (no ``steps`` then).
+    ``_updated_in_place`` names the arrays that ``_run_epoch`` changes in place
+    (the others it replaces): ``partial_fit`` gives its trial copy of the model
+    copies of these.
     """
 
     _accepts_sparse = True
+    # Every epoch of these loops computes the full activation of every example (over
+    # every stored entry of a sparse row) and stops at the first one that is not
+    # finite. A NaN or an infinity in X always makes one: NaN times anything, and
+    # infinity times 0, are NaN, a sum with a NaN or with both infinities is NaN.
+    # So fit and partial_fit leave that check to the loop (see _base).
+    _loop_checks_finite = True
+    _updated_in_place: tuple = ("coef_",)
 
     def __init__(
         self,
@@ -38,12 +54,14 @@ class OnlineLinearClassifier(LinearBinaryClassifier):
         shuffle: bool = True,
         fit_intercept: bool = True,
         random_state=None,
+        n_jobs: int | None = 1,
     ):
         self.eta = eta
         self.max_iter = max_iter
         self.shuffle = shuffle
         self.fit_intercept = fit_intercept
         self.random_state = random_state
+        self.n_jobs = n_jobs
 
     def fit(self, X: ArrayLike, y: ArrayLike):
         """Learn from zero weights until an epoch makes no mistake, or ``max_iter`` epochs.
@@ -88,7 +106,8 @@ class OnlineLinearClassifier(LinearBinaryClassifier):
         """Make one pass over ``(X, y)``, continuing from the current weights.
 
         ``k`` calls on the same data with ``shuffle=False`` give the same weights
-        as ``fit`` with ``max_iter=k``.
+        as ``fit`` with ``max_iter=k``. If the call raises (a NaN or an infinity in
+        ``X``, an overflow, a bad label), the model is left exactly as it was.
 
         Parameters
         ----------
@@ -105,11 +124,28 @@ class OnlineLinearClassifier(LinearBinaryClassifier):
         self
             The classifier, updated.
         """
+        before = dict(vars(self))
+        try:
+            self._partial_fit(X, y, classes)
+        except BaseException:
+            # Put the model back: what this call set (on a first call, classes_ and
+            # n_features_in_ too) goes, and the weights it updated were copies.
+            vars(self).clear()
+            vars(self).update(before)
+            raise
+        return self
+
+    def _partial_fit(self, X: ArrayLike, y: ArrayLike, classes: ArrayLike | None) -> None:
         first_call = not hasattr(self, "classes_")
         self._validate_params()  # on every call: set_params may have changed them
-        X, y = self._validate_training_data(X, y, reset=first_call)
+        # No pass over X for NaN and infinity: the epoch meets any of them (see
+        # _loop_checks_finite) and, run on copies, commits nothing then.
+        X, y = self._validate_training_data(
+            X, y, reset=first_call, finite=not self._loop_checks_finite, targets=False
+        )
+        found = classes_of(y)  # the labels of y, checked as scikit-learn checks them
         if first_call:
-            self._set_classes(y, classes)
+            self._set_classes(y, classes, found=None if classes is not None else found)
             self.__dict__.pop("estimators_", None)
             if self.classes_.shape[0] == 2:
                 self._begin(X.shape[1])
@@ -122,15 +158,41 @@ class OnlineLinearClassifier(LinearBinaryClassifier):
                 f"classes={np.unique(classes).tolist()} differs from the classes of the "
                 f"first call to partial_fit, {self.classes_.tolist()}."
             )
+        self._check_known_labels(found)
         if self.classes_.shape[0] == 2:
-            self._one_epoch(X, self._signed_labels(y))
-            return self
-        self._check_known_labels(y)
-        for model, label in zip(self.estimators_, self.classes_, strict=True):
-            model.set_params(**self._shared_params())
-            model._one_epoch(X, np.where(y == label, 1.0, -1.0))
+            (trial,) = self._epochs_on_copies([self], X, [self._signed_labels(y, known=True)])
+            vars(self).update(vars(trial))
+            return
+        params = self._shared_params()
+        labels = [np.where(y == label, 1.0, -1.0) for label in self.classes_]
+        self.estimators_ = self._epochs_on_copies(self.estimators_, X, labels, params)
         self._combine_binary_models()
-        return self
+
+    def _epochs_on_copies(self, models: list, X, labels: list, params=None) -> list:
+        """Run one epoch of each binary model on a copy of it; return the copies.
+
+        ``labels[k]`` (-1/+1) are those of ``models[k]``; ``params``, if given, are set
+        on each copy first. The models themselves are not changed: if an epoch raises,
+        the generators of the order are put back too, so that the next call draws
+        the same orders as if this one had not happened.
+        """
+        generators = [(model._rng, model._rng.get_state()) for model in models]
+
+        def epoch_on_copy(model, y):
+            trial = copy.copy(model)  # its own attributes: the epoch sets them on it
+            for name in model._updated_in_place:  # and its own arrays: updated in place
+                setattr(trial, name, getattr(model, name).copy())
+            if params is not None:
+                trial.set_params(**params)
+            trial._one_epoch(X, y)
+            return trial
+
+        try:
+            return self._for_each_class(epoch_on_copy, models, labels)
+        except BaseException:
+            for rng, state in generators:
+                rng.set_state(state)
+            raise
 
     def _shared_params(self) -> dict:
         """The parameters the binary models of one-vs-rest take from this model."""
@@ -145,12 +207,15 @@ class OnlineLinearClassifier(LinearBinaryClassifier):
         n_samples = X.shape[0]
         order = self._rng.permutation(n_samples) if self.shuffle else np.arange(n_samples)
         mistakes = np.zeros(n_samples, dtype=np.bool_)
-        if record is None:
-            self._run_epoch(X, y, order, mistakes)
-        else:
-            steps = np.empty((n_samples, X.shape[1] + 2))
-            self._run_epoch(X, y, order, mistakes, steps)
-            record.append((order, mistakes, steps))
+        # Run as Python (NUMBA_DISABLE_JIT=1), the loops' NumPy scalars would warn on a NaN
+        # or an overflow before the ValueError of the check below.
+        with unchecked_overflow():
+            if record is None:
+                self._run_epoch(X, y, order, mistakes)
+            else:
+                steps = np.empty((n_samples, X.shape[1] + 2))
+                self._run_epoch(X, y, order, mistakes, steps)
+                record.append((order, mistakes, steps))
         check_finite_weights(self, self.mistakes_per_epoch_.shape[0] + 1, X)
         count = int(mistakes.sum())
         self.mistakes_per_epoch_ = np.append(self.mistakes_per_epoch_, count)

@@ -45,6 +45,11 @@ class AveragedPerceptron(OnlineLinearClassifier):
         Learn the bias.
     random_state : int, RandomState instance or None, default=None
         Seeds the order of the examples when ``shuffle=True``.
+    n_jobs : int or None, default=1
+        With more than two classes: how many threads fit the binary models of
+        one-vs-rest at once, in ``fit`` and ``partial_fit``. None means 1 (unless inside a
+        ``joblib.parallel_backend`` context), -1 every core. The weights do not
+        depend on it.
 
     Attributes
     ----------
@@ -89,6 +94,7 @@ class AveragedPerceptron(OnlineLinearClassifier):
     """
 
     _stacked_attributes = ("last_coef_", "last_intercept_")
+    _updated_in_place = ("last_coef_", "_cached_coef")
 
     def _start(self, n_features: int) -> None:
         self.last_coef_ = np.zeros(n_features)

@@ -44,6 +44,11 @@ class BatchPerceptron(LinearBinaryClassifier):
         the default 0, training stops at the first pass with no mistake.
     fit_intercept : bool, default=True
         Learn the bias.
+    n_jobs : int or None, default=1
+        With more than two classes: how many threads fit the binary models of
+        one-vs-rest at once, in ``fit``. None means 1 (unless inside a
+        ``joblib.parallel_backend`` context), -1 every core. The weights do not
+        depend on it.
 
     Attributes
     ----------
@@ -81,6 +86,7 @@ class BatchPerceptron(LinearBinaryClassifier):
         "max_iter": LinearBinaryClassifier._parameter_constraints["max_iter"],
         "tol": [Interval(Real, 0, None, closed="left")],
         "fit_intercept": ["boolean"],
+        "n_jobs": LinearBinaryClassifier._parameter_constraints["n_jobs"],
     }
 
     def __init__(
@@ -90,11 +96,13 @@ class BatchPerceptron(LinearBinaryClassifier):
         max_iter: int = 1000,
         tol: float = 0.0,
         fit_intercept: bool = True,
+        n_jobs: int | None = 1,
     ):
         self.eta = eta
         self.max_iter = max_iter
         self.tol = tol
         self.fit_intercept = fit_intercept
+        self.n_jobs = n_jobs
 
     def fit(self, X: ArrayLike, y: ArrayLike):
         """Take gradient steps on the perceptron criterion from zero weights.

@@ -136,6 +136,9 @@ class ParameterMixingPerceptron(LinearBinaryClassifier):
     :func:`iterative_parameter_mixing`, bit for bit; with one shard, those of
     ``Perceptron(shuffle=False)``.
 
+    Two classes only: no one-vs-rest, so no ``n_jobs`` (the one-vs-rest perceptrons'
+    threads); the parallel work here is the shards', one epoch per worker.
+
     Parameters
     ----------
     n_shards : int or None, default=None

@@ -100,6 +100,11 @@ class KernelPerceptron(LinearBinaryClassifier):
         as :class:`~perceptron_lib.Perceptron` for the same ``random_state``).
     random_state : int, RandomState instance or None, default=None
         Seeds the order of the examples when ``shuffle=True``.
+    n_jobs : int or None, default=1
+        With more than two classes: how many threads fit the binary models of
+        one-vs-rest at once, in ``fit``. None means 1 (unless inside a
+        ``joblib.parallel_backend`` context), -1 every core. The weights do not
+        depend on it.
 
     Attributes
     ----------
@@ -156,6 +161,7 @@ class KernelPerceptron(LinearBinaryClassifier):
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "shuffle": ["boolean"],
         "random_state": ["random_state"],
+        "n_jobs": LinearBinaryClassifier._parameter_constraints["n_jobs"],
     }
 
     def __init__(
@@ -168,6 +174,7 @@ class KernelPerceptron(LinearBinaryClassifier):
         max_iter: int = 100,
         shuffle: bool = True,
         random_state=None,
+        n_jobs: int | None = 1,
     ):
         self.kernel = kernel
         self.degree = degree
@@ -176,6 +183,7 @@ class KernelPerceptron(LinearBinaryClassifier):
         self.max_iter = max_iter
         self.shuffle = shuffle
         self.random_state = random_state
+        self.n_jobs = n_jobs
 
     def _validate_params(self) -> None:
         super()._validate_params()

@@ -79,6 +79,11 @@ class MarginPerceptron(OnlineLinearClassifier):
         Learn the bias ``b``.
     random_state : int, RandomState instance or None, default=None
         Seeds the order of the examples when ``shuffle=True``.
+    n_jobs : int or None, default=1
+        With more than two classes: how many threads fit the binary models of
+        one-vs-rest at once, in ``fit`` and ``partial_fit``. None means 1 (unless inside a
+        ``joblib.parallel_backend`` context), -1 every core. The weights do not
+        depend on it.
 
     Attributes
     ----------
@@ -116,6 +121,7 @@ class MarginPerceptron(OnlineLinearClassifier):
         shuffle: bool = True,
         fit_intercept: bool = True,
         random_state=None,
+        n_jobs: int | None = 1,
     ):
         super().__init__(
             eta=eta,
@@ -123,6 +129,7 @@ class MarginPerceptron(OnlineLinearClassifier):
             shuffle=shuffle,
             fit_intercept=fit_intercept,
             random_state=random_state,
+            n_jobs=n_jobs,
         )
         self.tau = tau
 

@@ -40,6 +40,11 @@ class Perceptron(OnlineLinearClassifier):
         through the origin.
     random_state : int, RandomState instance or None, default=None
         Seeds the order of the examples when ``shuffle=True``.
+    n_jobs : int or None, default=1
+        With more than two classes: how many threads fit the binary models of
+        one-vs-rest at once, in ``fit`` and ``partial_fit``. None means 1 (unless inside a
+        ``joblib.parallel_backend`` context), -1 every core. The weights do not
+        depend on it.
 
     Attributes
     ----------
@@ -79,11 +84,17 @@ class Perceptron(OnlineLinearClassifier):
     [1, 1, -1]
     >>> model.converged_, model.n_iter_
     (True, 8)
-    """
 
-    # Its loops (plain, speculative, sparse) stop at the first activation that is not
-    # finite, and every epoch computes every example's: see ``_base``.
-    _loop_checks_finite = True
+    Three classes are learnt one-vs-rest, a binary model per class; ``n_jobs=2``
+    fits two of them at a time, in threads, to the very same weights:
+
+    >>> X = [[0.0, 0.0], [3.0, 0.0], [0.0, 3.0], [0.5, 0.5], [3.5, 0.5], [0.5, 3.5]]
+    >>> y = [0, 1, 2, 0, 1, 2]
+    >>> one = Perceptron(random_state=0).fit(X, y)
+    >>> two = Perceptron(random_state=0, n_jobs=2).fit(X, y)
+    >>> one.coef_.shape, bool((one.coef_ == two.coef_).all())
+    ((3, 2), True)
+    """
 
     def _start(self, n_features: int) -> None:
         self.coef_ = np.zeros(n_features)

@@ -43,6 +43,11 @@ class VotedPerceptron(OnlineLinearClassifier):
         Learn the bias.
     random_state : int, RandomState instance or None, default=None
         Seeds the order of the examples when ``shuffle=True``.
+    n_jobs : int or None, default=1
+        With more than two classes: how many threads fit the binary models of
+        one-vs-rest at once, in ``fit`` and ``partial_fit``. None means 1 (unless inside a
+        ``joblib.parallel_backend`` context), -1 every core. The weights do not
+        depend on it.
 
     Attributes
     ----------
@@ -104,6 +109,7 @@ class VotedPerceptron(OnlineLinearClassifier):
         shuffle: bool = True,
         fit_intercept: bool = True,
         random_state=None,
+        n_jobs: int | None = 1,
     ):
         super().__init__(
             eta=eta,
@@ -111,7 +117,10 @@ class VotedPerceptron(OnlineLinearClassifier):
             shuffle=shuffle,
             fit_intercept=fit_intercept,
             random_state=random_state,
+            n_jobs=n_jobs,
         )
+
+    _updated_in_place = ("coef_", "survival_counts_")
 
     def _start(self, n_features: int) -> None:
         self.coef_ = np.zeros(n_features)

@@ -1,10 +1,11 @@
 """The shortcuts of a fit keep its behaviour: labels, non-finite data, sparse matrices.
 
 ``fit`` counts integer labels instead of sorting them (``_base.classes_of``),
-leaves the check for NaN and infinity in ``X`` to ``Perceptron``'s loops
-(``_loop_checks_finite``), and the sparse loops index ``w`` without Python's
-negative indexing, after a check of the matrix's structure
-(``_base.check_csr_structure``). Each is checked here against what it replaces.
+leaves the check for NaN and infinity in ``X`` to the online perceptrons' loops
+(``_loop_checks_finite``; partial_fit's side of it: test_partial_fit_atomic.py),
+and the sparse loops index ``w`` without Python's negative indexing, after a
+check of the matrix's structure (``_base.check_csr_structure``). Each is checked
+here against what it replaces.
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ def test_fit_sets_the_labels_dtype_and_values(cls):
     assert set(model.predict(X).tolist()) <= {7, 200}
 
 
-# -- NaN and infinity in X, left to Perceptron's loop ------------------------------------
+# -- NaN and infinity in X, left to the online loops -------------------------------------
 
 
 def _bad_data(value, where, to_matrix):
@@ -117,14 +118,15 @@ def _bad_data(value, where, to_matrix):
     ],
 )
 @pytest.mark.parametrize("shuffle", [False, True])
-def test_perceptron_rejects_non_finite_X_with_scikit_learns_message(
-    to_matrix, where, value, message, shuffle
+@pytest.mark.parametrize("cls", ONLINE, ids=lambda c: c.__name__)
+def test_online_fit_rejects_non_finite_X_with_scikit_learns_message(
+    cls, to_matrix, where, value, message, shuffle
 ):
     X, y, three = _bad_data(value, where, to_matrix)
     with pytest.raises(ValueError, match=message):
-        Perceptron(shuffle=shuffle, random_state=0).fit(X, y)
+        cls(shuffle=shuffle, random_state=0).fit(X, y)
     with pytest.raises(ValueError, match=message):  # one-vs-rest
-        Perceptron(shuffle=shuffle, random_state=0).fit(X, three)
+        cls(shuffle=shuffle, random_state=0).fit(X, three)
 
 
 def test_non_finite_X_beside_an_overflow_is_reported_as_such():
@@ -135,21 +137,21 @@ def test_non_finite_X_beside_an_overflow_is_reported_as_such():
         Perceptron(shuffle=False).fit(X, y)
 
 
-def test_perceptron_error_message_is_validate_datas():
+@pytest.mark.parametrize("cls", ONLINE, ids=lambda c: c.__name__)
+@pytest.mark.parametrize("method", ["fit", "partial_fit"])
+def test_error_message_is_validate_datas(cls, method):
     X, y, _ = _bad_data(np.nan, 3, np.asarray)
     messages = []
     for check_first in (True, False):
-
-        class Checked(Perceptron):
-            _loop_checks_finite = not check_first
-
+        Checked = type(cls.__name__, (cls,), {"_loop_checks_finite": not check_first})
         with pytest.raises(ValueError) as error:
-            Checked().fit(X, y)
+            getattr(Checked(), method)(X, y)
         messages.append(str(error.value))
     assert messages[0] == messages[1]
+    assert cls.__name__ in messages[0]
 
 
-def test_partial_fit_still_checks_X_before_any_update():
+def test_partial_fit_rejects_X_and_keeps_the_weights():
     X, y, _ = _bad_data(np.nan, 299, np.asarray)
     model = Perceptron(shuffle=False).partial_fit(X[:100], y[:100])
     coef = model.coef_.copy()
