@@ -20,10 +20,11 @@ class VotedPerceptron(OnlineLinearClassifier):
 
     Training is that of :class:`Perceptron`. Each update starts a new weight
     vector ``(w_k, b_k)`` with survival count ``c_k = 1``; each example it then
-    classifies correctly adds 1 to its count. A prediction is the sign of the
-    weighted vote ``sum_k c_k * sign(w_k . x + b_k)`` (Freund and Schapire,
-    1999). Inside the vote, as everywhere in this library, ``sign(0) = -1``: a
-    vector whose activation is exactly 0 votes for the negative class, and a
+    classifies correctly adds 1 to its count. A prediction is the weighted vote
+    ``sum_k c_k * p_k(x)`` (Freund and Schapire, 1999), where ``p_k(x)`` is the
+    prediction of vector k: +1 if ``w_k . x + b_k > 0``, -1 otherwise, as
+    everywhere in this library (``sign(0) = 0`` would be no label). A vector
+    whose activation is exactly 0 therefore votes for the negative class, and a
     vote of exactly 0 predicts the negative class too. The initial zero vector,
     which never survives an example, is not stored.
 
