@@ -8,6 +8,6 @@
   examples at a time (what makes the estimators fast on large dense data);
 - :mod:`~perceptron_lib.loops.jit`: compiling them with numba when it is
   installed (plain Python otherwise);
-- :mod:`~perceptron_lib.loops.warm_up`: compiling them ahead of time
-  (``python -m perceptron_lib.loops.warm_up``), so that a first fit is quick.
+- :mod:`~perceptron_lib.warm_up`: compiling them ahead of time
+  (``python -m perceptron_lib.warm_up``), so that a first fit is quick.
 """

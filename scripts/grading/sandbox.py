@@ -181,7 +181,7 @@ def prepare() -> None:
     stamp = LIBRARY / "__pycache__" / "grading-prepared.txt"
     if stamp.exists() and stamp.read_text() == _prepared_state():
         return  # nothing changed since the last run prepared it
-    for step in (["-m", "compileall", "-q", str(LIBRARY)], ["-m", "perceptron_lib.loops.warm_up"]):
+    for step in (["-m", "compileall", "-q", str(LIBRARY)], ["-m", "perceptron_lib.warm_up"]):
         subprocess.run(
             [sys.executable, *step], cwd=ROOT, env=environment, check=True, capture_output=True
         )

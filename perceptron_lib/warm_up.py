@@ -10,7 +10,7 @@ speculative epochs that larger fits use (small fits run the plain loop, see
 build runs it (``binder/postBuild``), so a student's first "Run" loads compiled
 code from the cache instead of compiling it.
 
-Usage: ``python -m perceptron_lib.loops.warm_up`` prints the time of each fit.
+Usage: ``python -m perceptron_lib.warm_up`` prints the time of each fit.
 """
 
 from __future__ import annotations
