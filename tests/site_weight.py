@@ -22,7 +22,6 @@ import functools
 import gzip
 import http.server
 import io
-import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -153,6 +152,23 @@ READABLE_SCRIPT = r"""(() => {
 })();"""
 
 
+def _first_visit_page(context, *, slow: bool):
+    """A new page of ``context`` that loads as a first visit; returns it and its CDP session.
+
+    The browser cache is off and :data:`READABLE_SCRIPT` is installed; with ``slow``,
+    the page runs on :data:`SLOW_LINE` with the CPU slowed :data:`SLOW_CPU` times.
+    """
+    page = context.new_page()
+    page.add_init_script(READABLE_SCRIPT)
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    if slow:
+        cdp.send("Network.emulateNetworkConditions", SLOW_LINE)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": SLOW_CPU})
+    return page, cdp
+
+
 def measure(browser, url: str, *, viewport: dict, slow: bool = False) -> tuple[Weight, dict]:
     """Open ``url`` once with an empty cache; return its weight and its timings (ms).
 
@@ -164,14 +180,7 @@ def measure(browser, url: str, *, viewport: dict, slow: bool = False) -> tuple[W
     """
     context = browser.new_context(viewport=viewport)
     try:
-        page = context.new_page()
-        page.add_init_script(READABLE_SCRIPT)
-        cdp = context.new_cdp_session(page)
-        cdp.send("Network.enable")
-        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
-        if slow:
-            cdp.send("Network.emulateNetworkConditions", SLOW_LINE)
-            cdp.send("Emulation.setCPUThrottlingRate", {"rate": SLOW_CPU})
+        page, cdp = _first_visit_page(context, slow=slow)
         urls: dict[str, str] = {}
         sizes: dict[str, int] = {}
         cdp.on(
@@ -229,13 +238,7 @@ def waterfall(browser, url: str, *, viewport: dict) -> str:
     """
     context = browser.new_context(viewport=viewport)
     try:
-        page = context.new_page()
-        page.add_init_script(READABLE_SCRIPT)
-        cdp = context.new_cdp_session(page)
-        cdp.send("Network.enable")
-        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
-        cdp.send("Network.emulateNetworkConditions", SLOW_LINE)
-        cdp.send("Emulation.setCPUThrottlingRate", {"rate": SLOW_CPU})
+        page, _ = _first_visit_page(context, slow=True)
         page.goto(url, wait_until="load", timeout=120_000)
         page.wait_for_load_state("networkidle", timeout=120_000)
         found = page.evaluate(WATERFALL_SCRIPT)
@@ -255,9 +258,8 @@ def waterfall(browser, url: str, *, viewport: dict) -> str:
 def main() -> None:
     import sys
 
-    from playwright import sync_api
-
     sys.path.insert(0, str(Path(__file__).parent))
+    from headless_chromium import headless_chromium
     from toc import ROOT, toc_files
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -267,14 +269,10 @@ def main() -> None:
     parser.add_argument("--html", type=Path, help="the built site (default: _build/html)")
     parser.add_argument("pages", nargs="*", help="docnames (default: every page)")
     options = parser.parse_args()
-    chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
     with (
         serve_compressed(options.html or ROOT / "_build" / "html") as site,
-        sync_api.sync_playwright() as playwright,
+        headless_chromium() as browser,
     ):
-        browser = playwright.chromium.launch(
-            executable_path=chromium, args=["--no-sandbox", "--headless", "--disable-gpu"]
-        )
         for docname in options.pages or toc_files():
             url = urljoin(site, f"{docname}.html")
             if options.waterfall:

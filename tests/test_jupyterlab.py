@@ -31,14 +31,13 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from headless_chromium import headless_chromium
 from playwright import sync_api
 from toc import ROOT, toc_notebooks
 
 sys.path.insert(0, str(ROOT / "scripts" / "notebooks"))
 from tidy_notebook import MACROS_CELL_ID, course_macros, macros_in  # noqa: E402
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking"]
 STARTUP_SECONDS = 90
 RENDER_TIMEOUT_MS = 60_000
 # What a student must never see in a rendered Markdown cell.
@@ -121,12 +120,8 @@ def jupyterlab(root_dir: Path, config_dir: Path, *, myst: bool = True) -> Iterat
 
 @pytest.fixture(scope="module")
 def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"no Chromium at {CHROMIUM}: `make site` installs it (or set CHROMIUM)")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with headless_chromium() as browser:
         yield browser
-        browser.close()
 
 
 def title_of(notebook_path: Path) -> str:

@@ -73,6 +73,7 @@ from urllib.parse import urljoin, urlparse
 
 import pytest
 import yaml
+from headless_chromium import headless_chromium
 from PIL import Image  # a dependency of matplotlib
 from playwright import sync_api
 from site_phone import (
@@ -108,19 +109,6 @@ from repository_from_env import UNSET_TEXT, is_placeholder  # noqa: E402
 
 HTML_DIR = ROOT / "_build" / "html"
 SCREENSHOTS = ROOT / "_build" / "screenshots"
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-# Flags from the project's notes: no sandbox (we run as root), and no
-# background traffic to Google's services, which cannot be reached here.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 TIMEOUT_MS = 15_000
@@ -529,12 +517,8 @@ def site_url() -> Iterator[str]:
 @pytest.fixture(scope="session")
 def browser():
     """Debian's Chromium, headless (Playwright's own browser download fails here)."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"no Chromium at {CHROMIUM}: `make site` installs it (or set CHROMIUM)")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with headless_chromium() as browser:
         yield browser
-        browser.close()
 
 
 @contextmanager

@@ -16,10 +16,10 @@ sums it: ``total = 0.0``, then ``total += w[j] * x[j]`` for ``j = 0, 1, ..., D -
 then ``+ b``. What changes is only *which* independent sums run side by side:
 
 - in one thread, four examples are scored together with four accumulators, one per
-  example (:func:`block_activations`). The plain loop is latency-bound (each ``+=``
-  waits for the previous one); four independent chains hide that wait, yet each
-  chain still adds the same products in the same order, so each result has the
-  same bits;
+  example (:func:`~perceptron_lib.loops.speculative_scoring.block_activations`).
+  The plain loop is latency-bound (each ``+=`` waits for the previous one); four
+  independent chains hide that wait, yet each chain still adds the same products
+  in the same order, so each result has the same bits;
 - with threads (numba ``prange``), different groups of examples go to different
   cores, for long mistake-free stretches only.
 
@@ -28,9 +28,15 @@ from ``p + (q + r)``. Summing *one* activation in another order (``np.dot`` and
 BLAS split it into lanes and pairwise blocks; ``fastmath`` lets the compiler do
 the same) changes some of its last bits, an activation near 0 can change sign,
 and from there the run takes another path. So none of that is used here: no
-``np.dot``, no ``X @ w``, no ``fastmath``. The averaged perceptron's counter is
-advanced by one per example, as in the plain loop (it is an integer below 2**53,
-so it is exact either way).
+``np.dot``, no ``X @ w``, no ``fastmath``. The averaged perceptron's counter
+``j`` goes up by one per example, as in the plain loop, and past a block's right
+examples by their number at once: a whole number below 2**53, so the sum is exact
+and ``j`` has the plain loop's value at every update. The update on a mistake is
+one small compiled function per algorithm (:func:`_update`,
+:func:`_averaged_update`), called by the example-at-a-time part and at a block's
+first mistake alike. The compiler may or may not inline such a call; either way
+it comes once per mistake, and the epochs measured no slower than with the update
+written out in both places.
 
 When it pays
 ------------
@@ -53,14 +59,14 @@ thread often cost more than the block, and a 50-epoch run was slower with them
 (a mistake-free 80 MB epoch alone was 1.3x faster). When on, a thread takes a
 lock without waiting for it (numba's default threading layer aborts when two
 Python threads launch parallel regions at once); if another thread holds it, the
-epoch runs in one thread, with the same result.
+epoch runs in one thread, with the same result. The scoring of a block, in one
+thread or on threads, is in :mod:`perceptron_lib.loops.speculative_scoring`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import math
-import threading
 
 import numpy as np
 
@@ -69,12 +75,20 @@ from .plain import activation, record_step
 from .plain import averaged_perceptron_epoch as _plain_averaged_epoch
 from .plain import perceptron_epoch as _plain_perceptron_epoch
 
-try:
-    from numba import njit as _numba_njit
-    from numba import prange
-except ImportError:  # pragma: no cover - exercised where numba is not installed
-    _numba_njit = None
-    prange = range
+# The scoring of a block, re-exported: it was defined here and is used from here.
+from .speculative_scoring import (  # noqa: F401
+    CACHE_BYTES,
+    LANES,
+    PARALLEL_WORK,
+    _parallel_block_activations,
+    _parallel_lock,
+    _score_block,
+    _score_four,
+    _start_threading_layer,
+    _ThreadsIfFree,
+    block_activations,
+    fits_in_cache,
+)
 
 __all__ = [
     "MAX_BLOCK",
@@ -105,14 +119,6 @@ MAX_BLOCK = 4096
 #: on the 2 shared cores this was measured on, waking the second thread often cost
 #: milliseconds, far more than the block itself (see the module docstring).
 USE_THREADS = False
-#: Threads only for blocks of at least this many multiply-adds (block x features).
-PARALLEL_WORK = 1 << 18
-#: Data sets up to this size (bytes) are scored four examples at a time in one
-#: thread; larger ones stream from memory, where reading four rows at once was
-#: measured slower than one (threads still pay there).
-CACHE_BYTES = 8 << 20
-#: Examples scored together by one thread, one accumulator each.
-LANES = 4
 #: The estimators speculate only on epochs of at least this many multiply-adds
 #: (examples x features); smaller ones run the plain loop. Such an epoch takes well
 #: under a millisecond either way, while compiling the speculative epoch costs the
@@ -124,85 +130,77 @@ SPECULATE_MIN_WORK = 1 << 18
 # Stats recorded by the diagnostic variant, in this order.
 STAT_NAMES = ("blocks", "restarts", "speculated", "wasted", "parallel_blocks")
 
-_parallel_lock = threading.Lock()
-
-
-def _compiled_parallel(function):
-    """Like :func:`perceptron_lib.loops.jit.compiled`, with numba's ``parallel=True``."""
-    if _numba_njit is None:  # pragma: no cover
-        function.py_func = function
-        return function
-    return _numba_njit(cache=True, nogil=True, parallel=True)(function)
-
 
 @compiled
-def _score_four(X, order, t, w, b, out):
-    """Activations of examples ``order[t : t + 4]`` into ``out[t : t + 4]``.
+def _update(w, b, x, step, fit_intercept):
+    """The perceptron's update on a mistake: ``w += step * x`` and ``b += step``.
 
-    Four independent sums, each in the feature order of ``activation``.
+    ``w`` changes in place; returns the new ``b``. Feature by feature, as in
+    :func:`perceptron_lib.loops.plain.perceptron_epoch`.
     """
-    x0 = X[order[t]]
-    x1 = X[order[t + 1]]
-    x2 = X[order[t + 2]]
-    x3 = X[order[t + 3]]
-    a0 = 0.0
-    a1 = 0.0
-    a2 = 0.0
-    a3 = 0.0
-    for j in range(w.shape[0]):
-        wj = w[j]
-        a0 += wj * x0[j]
-        a1 += wj * x1[j]
-        a2 += wj * x2[j]
-        a3 += wj * x3[j]
-    out[t] = a0 + b
-    out[t + 1] = a1 + b
-    out[t + 2] = a2 + b
-    out[t + 3] = a3 + b
+    for d in range(w.shape[0]):
+        w[d] += step * x[d]
+    if fit_intercept:
+        b += step
+    return b
 
 
 @compiled
-def block_activations(X, order, start, stop, w, b, out, interleave):
-    """Write the activation of example ``order[t]`` into ``out[t]``, ``start <= t < stop``.
+def _averaged_update(w, b, q, beta, j, x, step, fit_intercept):
+    """The averaged perceptron's update on a mistake at example count ``j``.
 
-    One thread. With ``interleave``, :data:`LANES` examples at a time, one
-    accumulator each; either way each activation has exactly the bits of
-    ``activation(w, b, X[order[t]])``.
+    Adds ``step * x`` to ``w`` and ``step * j * x`` to the cached sum ``q`` (in
+    place), ``step`` to ``b`` and ``step * j`` to ``beta``; returns ``(b, beta)``.
+    As in :func:`perceptron_lib.loops.plain.averaged_perceptron_epoch`.
     """
-    t = start
-    if interleave:
-        while t + LANES <= stop:
-            _score_four(X, order, t, w, b, out)
-            t += LANES
-    while t < stop:
-        out[t] = activation(w, b, X[order[t]])
-        t += 1
-
-
-@_compiled_parallel
-def _parallel_block_activations(X, order, start, stop, w, b, out, interleave):
-    """:func:`block_activations` with the examples spread over threads."""
-    if interleave:
-        n_groups = (stop - start) // LANES
-        for g in prange(n_groups):
-            _score_four(X, order, start + g * LANES, w, b, out)
-        for t in range(start + n_groups * LANES, stop):
-            out[t] = activation(w, b, X[order[t]])
-    else:
-        for t in prange(start, stop):
-            out[t] = activation(w, b, X[order[t]])
+    for d in range(w.shape[0]):
+        w[d] += step * x[d]
+        q[d] += step * j * x[d]
+    if fit_intercept:
+        b += step
+        beta += step * j
+    return b, beta
 
 
 @compiled
-def _score_block(X, order, start, stop, w, b, out, interleave, threads, stats):
-    # ``threads`` is None or an array: numba drops the branch when it is None, so
-    # the parallel function is compiled only by a fit that may use threads.
-    if threads is not None and (stop - start) * w.shape[0] >= PARALLEL_WORK:
-        _parallel_block_activations(X, order, start, stop, w, b, out, interleave)
-        if stats is not None:
-            stats[4] += 1
-    else:
-        block_activations(X, order, start, stop, w, b, out, interleave)
+def _first_mistake(y, order, out, start, stop, w, b, mistakes, steps):
+    """The position of the first mistake among the block's activations ``out[start:stop]``.
+
+    Returns ``stop`` if there is none. A non-finite activation also ends the scan
+    (the caller stops there). The examples before it were right: they are marked
+    so in ``mistakes`` and their steps recorded, with the unchanged ``(w, b)``.
+    """
+    k = start
+    while k < stop:
+        i = order[k]
+        if not math.isfinite(out[k]) or y[i] * out[k] <= 0.0:
+            break
+        mistakes[k] = False
+        if steps is not None:
+            record_step(steps, k, out[k], b, w)
+        k += 1
+    return k
+
+
+@compiled
+def _next_block(start, k, stop, wait, block, stats):
+    """Adapt the schedule to a block ``[start, stop)`` whose first mistake is at ``k``.
+
+    ``k == stop`` means the block had no mistake. Returns the new ``(wait, block)``
+    and adds the block to ``stats`` (if given).
+    """
+    if stats is not None:
+        stats[0] += 1
+        stats[2] += stop - start
+    if k == stop:
+        return max(SPECULATE_AFTER, wait // 2), min(2 * block, MAX_BLOCK)
+    if stats is not None:
+        stats[1] += 1
+        stats[3] += stop - k - 1
+    if k - start < (stop - start) // 2:
+        # Cut short in its first half: mistakes are dense again, speculate later.
+        wait = min(2 * wait, MAX_WAIT)
+    return wait, MIN_BLOCK
 
 
 @compiled
@@ -227,14 +225,9 @@ def _speculative_perceptron_epoch(
             a = activation(w, b, X[i])
             if not math.isfinite(a):
                 return math.nan  # overflow: the caller raises
-            mistake = y[i] * a <= 0.0
-            mistakes[t] = mistake
-            if mistake:
-                step = eta * y[i]
-                for j in range(w.shape[0]):
-                    w[j] += step * X[i, j]
-                if fit_intercept:
-                    b += step
+            mistakes[t] = y[i] * a <= 0.0
+            if mistakes[t]:
+                b = _update(w, b, X[i], eta * y[i], fit_intercept)
                 gap = 0
             else:
                 gap += 1
@@ -245,44 +238,19 @@ def _speculative_perceptron_epoch(
         # A long mistake-free stretch: score a whole block with the current weights.
         stop = min(t + (block if threads is not None else SERIAL_BLOCK), n)
         _score_block(X, order, t, stop, w, b, out, interleave, threads, stats)
-        k = t
-        while k < stop:
-            i = order[k]
-            if not math.isfinite(out[k]) or y[i] * out[k] <= 0.0:
-                break
-            mistakes[k] = False
-            if steps is not None:
-                record_step(steps, k, out[k], b, w)
-            k += 1
-        if stats is not None:
-            stats[0] += 1
-            stats[2] += stop - t
+        k = _first_mistake(y, order, out, t, stop, w, b, mistakes, steps)
         if k < stop:
             if not math.isfinite(out[k]):
                 return math.nan  # overflow: the caller raises
             # The first mistake of the block: update, then resume right after it.
             i = order[k]
             mistakes[k] = True
-            step = eta * y[i]
-            for j in range(w.shape[0]):
-                w[j] += step * X[i, j]
-            if fit_intercept:
-                b += step
+            b = _update(w, b, X[i], eta * y[i], fit_intercept)
             if steps is not None:
                 record_step(steps, k, out[k], b, w)
-            if stats is not None:
-                stats[1] += 1
-                stats[3] += stop - k - 1
-            if k - t < (stop - t) // 2:
-                # Cut short in its first half: mistakes are dense again, speculate later.
-                wait = min(2 * wait, MAX_WAIT)
             gap = 0
-            block = MIN_BLOCK
-            t = k + 1
-        else:
-            block = min(2 * block, MAX_BLOCK)
-            wait = max(SPECULATE_AFTER, wait // 2)
-            t = stop
+        wait, block = _next_block(t, k, stop, wait, block, stats)
+        t = min(k + 1, stop)  # just after the mistake, or after the block
     return b
 
 
@@ -305,10 +273,14 @@ def _speculative_averaged_epoch(
     threads,
     stats,
 ):
-    """The averaged perceptron's epoch (``_loops.averaged_perceptron_epoch``), speculating."""
+    """The averaged perceptron's epoch (``_loops.averaged_perceptron_epoch``), speculating.
+
+    The perceptron's epoch, with :func:`_averaged_update` for the update and the
+    example counter ``j`` advanced by one per example.
+    """
     n = order.shape[0]
     t = 0
-    gap = 0
+    gap = 0  # examples since the last mistake
     block = MIN_BLOCK
     wait = SPECULATE_AFTER  # grows while blocks keep being cut short
     while t < n:
@@ -317,16 +289,9 @@ def _speculative_averaged_epoch(
             a = activation(w, b, X[i])
             if not math.isfinite(a):
                 return math.nan, beta, j  # overflow: the caller raises
-            mistake = y[i] * a <= 0.0
-            mistakes[t] = mistake
-            if mistake:
-                step = eta * y[i]
-                for d in range(w.shape[0]):
-                    w[d] += step * X[i, d]
-                    q[d] += step * j * X[i, d]
-                if fit_intercept:
-                    b += step
-                    beta += step * j
+            mistakes[t] = y[i] * a <= 0.0
+            if mistakes[t]:
+                b, beta = _averaged_update(w, b, q, beta, j, X[i], eta * y[i], fit_intercept)
                 gap = 0
             else:
                 gap += 1
@@ -337,47 +302,22 @@ def _speculative_averaged_epoch(
             continue
         stop = min(t + (block if threads is not None else SERIAL_BLOCK), n)
         _score_block(X, order, t, stop, w, b, out, interleave, threads, stats)
-        k = t
-        while k < stop:
-            i = order[k]
-            if not math.isfinite(out[k]) or y[i] * out[k] <= 0.0:
-                break
-            mistakes[k] = False
-            if steps is not None:
-                record_step(steps, k, out[k], b, w)
-            j += 1.0  # one per example, so ``j`` is exact at every update
-            k += 1
-        if stats is not None:
-            stats[0] += 1
-            stats[2] += stop - t
+        k = _first_mistake(y, order, out, t, stop, w, b, mistakes, steps)
+        # One per example scanned: a whole number below 2**53, so as exact as k - t
+        # additions of 1.0, and ``j`` is the count at the mistake.
+        j += k - t
         if k < stop:
             if not math.isfinite(out[k]):
                 return math.nan, beta, j  # overflow: the caller raises
             i = order[k]
             mistakes[k] = True
-            step = eta * y[i]
-            for d in range(w.shape[0]):
-                w[d] += step * X[i, d]
-                q[d] += step * j * X[i, d]
-            if fit_intercept:
-                b += step
-                beta += step * j
+            b, beta = _averaged_update(w, b, q, beta, j, X[i], eta * y[i], fit_intercept)
             if steps is not None:
                 record_step(steps, k, out[k], b, w)
             j += 1.0
-            if stats is not None:
-                stats[1] += 1
-                stats[3] += stop - k - 1
-            if k - t < (stop - t) // 2:
-                # Cut short in its first half: mistakes are dense again, speculate later.
-                wait = min(2 * wait, MAX_WAIT)
             gap = 0
-            block = MIN_BLOCK
-            t = k + 1
-        else:
-            block = min(2 * block, MAX_BLOCK)
-            wait = max(SPECULATE_AFTER, wait // 2)
-            t = stop
+        wait, block = _next_block(t, k, stop, wait, block, stats)
+        t = min(k + 1, stop)  # just after the mistake, or after the block
     return b, beta, j
 
 
@@ -396,41 +336,6 @@ def _threads_if_allowed():
         yield np.ones(1) if threads_free else None
 
 
-class _ThreadsIfFree:
-    """Context manager: True inside if this thread may launch parallel blocks now."""
-
-    def __enter__(self) -> bool:
-        self._owned = _parallel_lock.acquire(blocking=False)
-        return self._owned
-
-    def __exit__(self, *exc_info) -> None:
-        if self._owned:
-            _parallel_lock.release()
-
-
-_threads_ready = False
-
-
-def _start_threading_layer() -> None:
-    """Start numba's thread pool once, by a call of the parallel function from Python.
-
-    The compiled epochs contain the parallel block. Loaded from numba's cache, they
-    would enter it without the thread pool ever having been started (numba starts it
-    when a parallel function is called from Python), and crash, even if no block
-    ever runs on threads. A tiny call from Python first starts it properly.
-    """
-    global _threads_ready
-    if _threads_ready:
-        return
-    with _parallel_lock:  # the one blocking wait: once per process, for microseconds
-        if not _threads_ready:
-            one = np.zeros((1, 1))
-            _parallel_block_activations(
-                one, np.zeros(1, np.int64), 0, 1, one[0], 0.0, one[0], False
-            )
-            _threads_ready = True
-
-
 def speculation_pays(X) -> bool:
     """Whether the estimators run the speculative epochs on ``X``: :data:`SPECULATE_MIN_WORK`.
 
@@ -443,9 +348,19 @@ def speculation_pays(X) -> bool:
     return X.shape[0] * X.shape[1] >= SPECULATE_MIN_WORK
 
 
-def fits_in_cache(X) -> bool:
-    """Whether ``X`` is small enough (:data:`CACHE_BYTES`) for interleaved scoring to pay."""
-    return X.nbytes <= CACHE_BYTES
+def _speculate_if_it_pays(plain_epoch, speculative_epoch, args, steps, stats):
+    """Run ``speculative_epoch(*args, steps, ...)``, or ``plain_epoch(*args, steps)``.
+
+    ``args`` start with ``X, y, order``. The plain loop runs where blocks gain
+    nothing: data out of cache (:func:`fits_in_cache`) and no threads.
+    """
+    X, order = args[0], args[2]
+    interleave = fits_in_cache(X)
+    with _threads_if_allowed() as threads:
+        if not (interleave or threads is not None):
+            return plain_epoch(*args, steps)
+        out = np.empty(order.shape[0])
+        return speculative_epoch(*args, steps, out, interleave, threads, stats)
 
 
 def perceptron_epoch(X, y, order, w, b, eta, fit_intercept, mistakes, steps=None, stats=None):
@@ -471,27 +386,10 @@ def perceptron_epoch(X, y, order, w, b, eta, fit_intercept, mistakes, steps=None
     >>> bool(b1 == b2 and (w1 == w2).all() and (m1 == m2).all())
     True
     """
-    interleave = fits_in_cache(X)
-    with _threads_if_allowed() as threads:
-        if not (interleave or threads is not None):
-            # Out of cache and in one thread, scoring in blocks gains nothing.
-            return _plain_perceptron_epoch(X, y, order, w, b, eta, fit_intercept, mistakes, steps)
-        out = np.empty(order.shape[0])
-        return _speculative_perceptron_epoch(
-            X,
-            y,
-            order,
-            w,
-            b,
-            eta,
-            fit_intercept,
-            mistakes,
-            steps,
-            out,
-            interleave,
-            threads,
-            stats,
-        )
+    args = (X, y, order, w, b, eta, fit_intercept, mistakes)
+    return _speculate_if_it_pays(
+        _plain_perceptron_epoch, _speculative_perceptron_epoch, args, steps, stats
+    )
 
 
 def averaged_perceptron_epoch(
@@ -503,28 +401,7 @@ def averaged_perceptron_epoch(
     :func:`perceptron_lib.loops.plain.averaged_perceptron_epoch`; ``stats`` as in
     :func:`perceptron_epoch`.
     """
-    interleave = fits_in_cache(X)
-    with _threads_if_allowed() as threads:
-        if not (interleave or threads is not None):
-            return _plain_averaged_epoch(
-                X, y, order, w, b, q, beta, j, eta, fit_intercept, mistakes, steps
-            )
-        out = np.empty(order.shape[0])
-        return _speculative_averaged_epoch(
-            X,
-            y,
-            order,
-            w,
-            b,
-            q,
-            beta,
-            j,
-            eta,
-            fit_intercept,
-            mistakes,
-            steps,
-            out,
-            interleave,
-            threads,
-            stats,
-        )
+    args = (X, y, order, w, b, q, beta, j, eta, fit_intercept, mistakes)
+    return _speculate_if_it_pays(
+        _plain_averaged_epoch, _speculative_averaged_epoch, args, steps, stats
+    )

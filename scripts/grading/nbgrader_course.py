@@ -40,6 +40,7 @@ import re
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -150,6 +151,23 @@ def _checker_call(statement: ast.stmt) -> ast.Call | None:
     return None
 
 
+def _checker_calls(source: str) -> Iterator[tuple[ast.Call, list[ast.stmt], list[str]]]:
+    """Each top-level ``chNN.check_something(...)`` call of ``source``, in order.
+
+    Yields the call, the statements before it and the lines of ``source``;
+    nothing if ``source`` is not valid Python.
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return
+    lines = source.splitlines()
+    for position, statement in enumerate(tree.body):
+        call = _checker_call(statement)
+        if call is not None:
+            yield call, tree.body[:position], lines
+
+
 def coding_answer(cell: nbformat.NotebookNode) -> CodingAnswer | None:
     """Take a coding exercise's first solution cell apart, or ``None`` if it is not one.
 
@@ -158,16 +176,9 @@ def coding_answer(cell: nbformat.NotebookNode) -> CodingAnswer | None:
     other statements before it (helpers, constants) are part of the answer and
     go inside the function's hidden body; bare expressions (prints) are dropped.
     """
-    try:
-        tree = ast.parse(cell.source)
-    except SyntaxError:
-        return None
-    lines = cell.source.splitlines()
-    for position, statement in enumerate(tree.body):
-        call = _checker_call(statement)
-        if call is None or not isinstance(call.args[0], ast.Name):
+    for call, before, lines in _checker_calls(cell.source):
+        if not isinstance(call.args[0], ast.Name):
             continue
-        before = tree.body[:position]
         name = call.args[0].id
         functions = [s for s in before if isinstance(s, ast.FunctionDef) and s.name == name]
         if not functions:
@@ -238,16 +249,9 @@ def value_answer(cell: nbformat.NotebookNode) -> ValueAnswer | None:
     the cell assigns (keywords, if any, are constants). Prints and whatever
     follows the call are dropped.
     """
-    try:
-        tree = ast.parse(cell.source)
-    except SyntaxError:
-        return None
-    lines = cell.source.splitlines()
-    for position, statement in enumerate(tree.body):
-        call = _checker_call(statement)
-        if call is None or not all(isinstance(a, ast.Name) for a in call.args):
+    for call, before, lines in _checker_calls(cell.source):
+        if not all(isinstance(a, ast.Name) for a in call.args):
             continue
-        before = tree.body[:position]
         assigned = {
             target.id
             for node in before
@@ -290,6 +294,21 @@ def _nbgrader(grade_id: str, *, solution: bool, grade: bool, locked: bool, point
     return {"nbgrader": metadata}
 
 
+def _answer_and_check(label: str, answer_source: str, checked: str, check_source: str) -> list:
+    """The two cells of a checked exercise: the student's answer, then its locked check.
+
+    ``checked`` names what the check looks at (a function, or the values assigned);
+    the check cell scores :data:`CODING_POINTS`.
+    """
+    student = nbformat.v4.new_code_cell(answer_source)
+    student.metadata = _nbgrader(f"{label}-answer", solution=True, grade=False, locked=False)
+    test = nbformat.v4.new_code_cell(
+        f"# Checks {checked}: run this cell (it is locked).\n{check_source}"
+    )
+    test.metadata = _nbgrader(label, solution=False, grade=True, locked=True, points=CODING_POINTS)
+    return [student, test]
+
+
 def exercise_cells(solution: Solution) -> list[nbformat.NotebookNode]:
     """The nbgrader cells that replace one solution in the assignment."""
     answer = coding_answer(solution.code[0]) if solution.code else None
@@ -303,39 +322,23 @@ def exercise_cells(solution: Solution) -> list[nbformat.NotebookNode]:
             )
             if part
         )
-        student = nbformat.v4.new_code_cell(source)
-        student.metadata = _nbgrader(
-            f"{solution.label}-answer", solution=True, grade=False, locked=False
+        return _answer_and_check(
+            solution.label,
+            source,
+            answer.function,
+            f"from perceptron_lib.exercises import {answer.module}\n\n{answer.check}",
         )
-        test = nbformat.v4.new_code_cell(
-            f"# Checks {answer.function}: run this cell (it is locked).\n"
-            f"from perceptron_lib.exercises import {answer.module}\n\n{answer.check}"
-        )
-        test.metadata = _nbgrader(
-            solution.label, solution=False, grade=True, locked=True, points=CODING_POINTS
-        )
-        return [student, test]
     values = value_answer(solution.code[0]) if solution.code else None
     if values is not None:
-        student = nbformat.v4.new_code_cell(
-            "\n\n".join(
-                part
-                for part in ("\n".join(values.imports), f"{BEGIN}\n{values.body}\n{END}")
-                if part
-            )
+        source = "\n\n".join(
+            part for part in ("\n".join(values.imports), f"{BEGIN}\n{values.body}\n{END}") if part
         )
-        student.metadata = _nbgrader(
-            f"{solution.label}-answer", solution=True, grade=False, locked=False
+        return _answer_and_check(
+            solution.label,
+            source,
+            ", ".join(values.names),
+            f"from perceptron_lib.exercises import {values.module}\n\n{values.check}",
         )
-        names = ", ".join(values.names)
-        test = nbformat.v4.new_code_cell(
-            f"# Checks {names}: run this cell (it is locked).\n"
-            f"from perceptron_lib.exercises import {values.module}\n\n{values.check}"
-        )
-        test.metadata = _nbgrader(
-            solution.label, solution=False, grade=True, locked=True, points=CODING_POINTS
-        )
-        return [student, test]
     key = "\n\n".join(piece.strip("\n") for piece in solution.text if piece.strip())
     written = nbformat.v4.new_markdown_cell(f"{BEGIN}\n\n{key or 'See the chapter.'}\n\n{END}")
     written.metadata = _nbgrader(
