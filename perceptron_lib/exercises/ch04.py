@@ -131,9 +131,9 @@ def _reference_best_pass(validation_errors: ArrayLike) -> int:
 
 def _last_pass_before_first_rise(errors: NDArray) -> int:
     """The slip: stop as soon as a pass does not improve, keeping the pass before it."""
-    for k in range(1, errors.size):
-        if errors[k] >= errors[k - 1]:
-            return k  # pass k (from 1) is the last one before the first non-improvement
+    for e in range(1, errors.size):
+        if errors[e] >= errors[e - 1]:  # pass e + 1 does not improve on pass e
+            return e
     return errors.size
 
 
@@ -157,9 +157,9 @@ def _best_pass_hint(arguments: Mapping[str, Any], got: Any, expected: int) -> st
 def check_best_pass(best_pass: Callable[[ArrayLike], int]) -> None:
     """Check ``best_pass(validation_errors) -> int``: when early stopping would stop.
 
-    ``validation_errors[k]`` is the held-out error after pass ``k + 1``. The
-    answer is the pass number (from 1) with the smallest error, the earliest one
-    if several tie (fewer passes, same error).
+    ``validation_errors[e - 1]`` is the held-out error after pass ``e``. The
+    answer is the pass number (from 1) with the smallest error among all the
+    passes, the earliest one if several tie (fewer passes, same error).
 
     Examples
     --------
