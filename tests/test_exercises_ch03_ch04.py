@@ -114,7 +114,61 @@ def train_epoch(X, y, w, b):
 
 def test_right_epoch_passes(capsys):
     ch03.check_epoch(train_epoch)
-    assert "All 6 checks passed for train_epoch." in capsys.readouterr().out
+    assert "All 7 checks passed for train_epoch." in capsys.readouterr().out
+
+
+def predicted(w, x, b):
+    # The prediction of the course: +1 if a > 0, otherwise -1 (a tie predicts -1).
+    return 1 if np.asarray(w, dtype=float) @ np.asarray(x, dtype=float) + b > 0 else -1
+
+
+def test_update_testing_the_prediction_gets_the_prediction_hint_not_the_strict_one():
+    # The slip: "a mistake is a wrong prediction". It differs from y * a <= 0 only on a
+    # negative example at a = 0, which predict gets right and training must update.
+    def by_prediction(w, b, x, y):
+        w, x = np.asarray(w, dtype=float), np.asarray(x, dtype=float)
+        if predicted(w, x, b) != y:
+            return w + y * x, b + y
+        return w, b
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch03.check_update(by_prediction)
+    message = str(failure.value)
+    assert message.startswith("update(w=[0.0, 0.0], b=0.0, x=[1.0, 3.0], y=-1)")
+    assert "instead of comparing the prediction with y" in message
+    assert "not y * a < 0" not in message
+
+
+def test_epoch_testing_the_prediction_is_rejected_with_its_hint():
+    def by_prediction(X, y, w, b):
+        w, updates = np.array(w, dtype=float), 0
+        for x, label in zip(np.asarray(X, dtype=float), y, strict=True):
+            if predicted(w, x, b) != label:
+                w, b, updates = w + label * x, b + label, updates + 1
+        return w, b, updates
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch03.check_epoch(by_prediction)
+    message = str(failure.value)
+    assert message.startswith("train_epoch(X=[[1.0]], y=[-1], w=[0.0], b=0.0)")
+    assert "should return ([-1.0], -1.0, 1)" in message
+    assert "instead of comparing the prediction with y" in message
+    assert "not y * a < 0" not in message and "did not move" not in message
+
+
+def test_epoch_with_the_strict_test_gets_the_strict_hint():
+    def strict(X, y, w, b):
+        w, updates = np.array(w, dtype=float), 0
+        for x, label in zip(np.asarray(X, dtype=float), y, strict=True):
+            if label * (w @ x + b) < 0:
+                w, b, updates = w + label * x, b + label, updates + 1
+        return w, b, updates
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch03.check_epoch(strict)
+    message = str(failure.value)
+    assert "not y * a < 0" in message
+    assert "comparing the prediction" not in message and "did not move" not in message
 
 
 def test_batch_style_epoch_fails_with_the_smallest_case():
@@ -314,7 +368,7 @@ def test_criterion_hints_are_not_shown_for_an_unrelated_mistake():
 
 def test_best_pass_right_and_wrong(capsys):
     ch04.check_best_pass(lambda validation_errors: int(np.argmin(validation_errors)) + 1)
-    assert "All 6 checks passed" in capsys.readouterr().out
+    assert "All 7 checks passed" in capsys.readouterr().out
     with pytest.raises(ExerciseFailure, match="counted from 1") as failure:
         ch04.check_best_pass(lambda validation_errors: int(np.argmin(validation_errors)))
     assert str(failure.value).startswith("best_pass(validation_errors=[0.2]) returned 0")
@@ -325,3 +379,21 @@ def test_best_pass_right_and_wrong(capsys):
 
     with pytest.raises(ExerciseFailure, match="earliest"):
         ch04.check_best_pass(last_of_ties)
+
+
+def test_best_pass_stopping_at_the_first_rise_is_rejected_with_its_hint():
+    # The slip: stop as soon as a pass does not improve. On [0.3, 0.2, 0.25, 0.1] it
+    # answers 2, but the error falls again and the best pass is 4.
+    def first_rise(validation_errors):
+        errors = list(validation_errors)
+        for k in range(1, len(errors)):
+            if errors[k] >= errors[k - 1]:
+                return k
+        return len(errors)
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch04.check_best_pass(first_rise)
+    message = str(failure.value)
+    assert message.startswith("best_pass(validation_errors=[0.3, 0.2, 0.25, 0.1]) returned 2")
+    assert "should return 4" in message
+    assert "falls again later" in message and "earliest" not in message

@@ -16,7 +16,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..loops.plain import perceptron_epoch
 from ..rosenblatt import rosenblatt_update as _library_rosenblatt_update
-from . import check_function
+from . import check_function, diagnose
 
 __all__ = ["check_epoch", "check_rosenblatt_update", "check_update"]
 
@@ -55,24 +55,65 @@ def _same(got: Any, w: NDArray, b: float, *extra: Any) -> bool:
         return False
 
 
-def _update_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> str | None:
-    # Each hint recomputes the mistake it names and is shown only if that is what
-    # the student's function returned on the failing case.
+def _is_mistake(y: float, a: float) -> bool:
+    """The course's test: a tie (a = 0) is a mistake whatever the label."""
+    return y * a <= 0
+
+
+def _is_strict_mistake(y: float, a: float) -> bool:
+    """The slip ``y * a < 0``: a tie is not a mistake, so zero weights never move."""
+    return y * a < 0
+
+
+def _is_wrong_prediction(y: float, a: float) -> bool:
+    """The slip ``predict(x) != y``: a tie counts as a mistake only for a positive example."""
+    return (1.0 if a > 0 else -1.0) != y
+
+
+# What each slip says, written once for the one-update and the one-pass checks.
+_STRICT_HINT = (
+    "the activation here is exactly 0, which is not a correct answer: "
+    "test y * a <= 0, not y * a < 0."
+)
+_PREDICTION_HINT = (
+    "here the activation is exactly 0 and the label is -1. predict answers -1 there, "
+    "which is right, but training counts a = 0 as a mistake whatever the label: "
+    "test y * a <= 0 instead of comparing the prediction with y."
+)
+
+
+def _update_with(
+    w: NDArray, b: float, x: NDArray, y: float, is_mistake: Callable[[float, float], bool]
+) -> tuple[NDArray, float]:
+    """One update with the given mistake test."""
+    if is_mistake(y, float(w @ x) + b):
+        return w + y * x, b + y
+    return w, b
+
+
+def _update_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> list[str]:
+    # Each slip is recomputed on the failing case; a hint is shown only when exactly
+    # one slip reproduces what the student's function returned (see diagnose).
     w, x = (np.asarray(arguments[key], dtype=float) for key in ("w", "x"))
     b, y = float(arguments["b"]), float(arguments["y"])
-    a = float(w @ x) + b
-    if a == 0 and _same(got, w, b):
-        return (
-            "the activation here is exactly 0, which is not a correct answer: "
-            "test y * a <= 0, not y * a < 0."
-        )
-    if y * a > 0 and _same(got, w + y * x, b + y):
-        return "this example is already on its correct side (y * a > 0): leave w and b alone."
-    if _same(got, w - y * x, b - y):
-        return "the step has the wrong sign: add y * x to w, and y to b."
-    if y * a <= 0 and _same(got, w + y * x, b):
-        return "the bias is part of the update too: the new bias is b + y."
-    return None
+    mistake = _is_mistake(y, float(w @ x) + b)
+    slips = [
+        (_update_with(w, b, x, y, _is_strict_mistake), _STRICT_HINT),
+        (_update_with(w, b, x, y, _is_wrong_prediction), _PREDICTION_HINT),
+        (
+            (w + y * x, b + y),
+            "this example is already on its correct side (y * a > 0): leave w and b alone.",
+        ),
+        (
+            (w - y * x, b - y) if mistake else (w, b),
+            "the step has the wrong sign: add y * x to w, and y to b.",
+        ),
+        (
+            (w + y * x, b) if mistake else (w, b),
+            "the bias is part of the update too: the new bias is b + y.",
+        ),
+    ]
+    return diagnose(got, expected, slips)
 
 
 def check_update(update: Callable[[ArrayLike, float, ArrayLike, int], tuple]) -> None:
@@ -116,34 +157,57 @@ def _frozen_epoch(X: NDArray, y: NDArray, w: NDArray, b: float) -> tuple:
     return w + y[wrong] @ X[wrong], b + y[wrong].sum(), int(wrong.sum())
 
 
-def _epoch_without_bias_update(X: NDArray, y: NDArray, w: NDArray, b: float) -> tuple:
-    """The pass with the bias used but never updated."""
+def _epoch_with(
+    X: NDArray,
+    y: NDArray,
+    w: NDArray,
+    b: float,
+    is_mistake: Callable[[float, float], bool] = _is_mistake,
+    *,
+    update_bias: bool = True,
+) -> tuple:
+    """One pass in order with the given mistake test, updating the bias or not."""
     w, n_updates = w.copy(), 0
     for x, label in zip(X, y, strict=True):
-        if label * (w @ x + b) <= 0:
+        if is_mistake(label, float(w @ x) + b):
             w, n_updates = w + label * x, n_updates + 1
+            b = b + label if update_bias else b
     return w, b, n_updates
 
 
-def _epoch_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> str | None:
-    # Each hint recomputes the mistake it names on the failing case.
+def _epoch_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> str | list[str]:
+    # Each slip is recomputed on the failing case; a hint is shown only when exactly
+    # one slip reproduces what the student's function returned (see diagnose).
     if not isinstance(got, tuple | list) or len(got) != 3:
         return "return three values: the new weights, the new bias and the number of updates."
     X, y, w = (np.asarray(arguments[key], dtype=float) for key in ("X", "y", "w"))
     b = float(arguments["b"])
-    new_w, new_b, n_updates = expected
-    if _same(got, *_frozen_epoch(X, y, w, b)):
-        return (
+    new_w, new_b, _ = _epoch_with(X, y, w, b)
+    slips = [
+        (
+            _frozen_epoch(X, y, w, b),
             "compute each activation with the weights as they are at that moment, "
-            "i.e. after the updates made earlier in the same pass."
+            "i.e. after the updates made earlier in the same pass.",
+        ),
+        (
+            _epoch_with(X, y, w, b, update_bias=False),
+            "update the bias too: b + y after each mistake.",
+        ),
+        (
+            (new_w, new_b, X.shape[0]),
+            "count the updates only, that is the examples with y * a <= 0, not every example.",
+        ),
+        (_epoch_with(X, y, w, b, _is_strict_mistake), _STRICT_HINT),
+        (_epoch_with(X, y, w, b, _is_wrong_prediction), _PREDICTION_HINT),
+    ]
+    if isinstance(got[2], int | np.integer) and got[2] > 0:  # counted, but never moved
+        slips.append(
+            (
+                (w, b, got[2]),
+                "the weights did not move: update them after each mistake, within the pass.",
+            )
         )
-    if _same(got, *_epoch_without_bias_update(X, y, w, b)):
-        return "update the bias too: b + y after each mistake."
-    if _same(got, new_w, new_b, X.shape[0]) and n_updates != X.shape[0]:
-        return "count the updates only, that is the examples with y * a <= 0, not every example."
-    if _same(got, w, b, got[2]) and n_updates > 0:
-        return "the weights did not move: update them after each mistake, within the pass."
-    return None
+    return diagnose(got, expected, slips)
 
 
 def check_epoch(train_epoch: Callable[[ArrayLike, ArrayLike, ArrayLike, float], tuple]) -> None:
@@ -163,13 +227,15 @@ def check_epoch(train_epoch: Callable[[ArrayLike, ArrayLike, ArrayLike, float], 
     ...             w, b, updates = w + label * x, b + label, updates + 1
     ...     return w, b, updates
     >>> check_epoch(train_epoch)
-    All 6 checks passed for train_epoch.
+    All 7 checks passed for train_epoch.
     """
     lecture_X = [[1.0, 3.0], [2.0, 3.0], [-3.0, 1.0], [1.0, -1.0]]
     lecture_y = [1, -1, 1, -1]
     three_X = [[1.0, 1.0], [0.5, 3.0], [2.0, 2.0]]
     cases = [
         ([[1.0]], [1], [0.0], 0.0),
+        # A negative example at a = 0: predict answers -1, right, but training updates.
+        ([[1.0]], [-1], [0.0], 0.0),
         ([[1.0], [2.0]], [1, 1], [0.0], 0.0),
         (three_X, [1, 1, -1], [0.0, 0.0], 0.0),
         (three_X, [1, 1, -1], [-2.5, 0.0], 3.0),

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from ..theory.losses import perceptron_criterion as _library_criterion
 from ..theory.losses import perceptron_criterion_gradient as _library_gradient
@@ -129,8 +129,23 @@ def _reference_best_pass(validation_errors: ArrayLike) -> int:
     return int(np.argmin(errors)) + 1  # argmin returns the first of equal minima
 
 
+def _last_pass_before_first_rise(errors: NDArray) -> int:
+    """The slip: stop as soon as a pass does not improve, keeping the pass before it."""
+    for e in range(1, errors.size):
+        if errors[e] >= errors[e - 1]:  # pass e + 1 does not improve on pass e
+            return e
+    return errors.size
+
+
 def _best_pass_hint(arguments: Mapping[str, Any], got: Any, expected: int) -> str | None:
     errors = np.asarray(arguments["validation_errors"], dtype=float)
+    first_stop = _last_pass_before_first_rise(errors)
+    if got == first_stop != expected:
+        return (
+            f"the error stops falling after pass {first_stop} but falls again later: "
+            "early stopping keeps the pass with the smallest error among all the passes "
+            "made, not the last pass before the first rise."
+        )
     if got == expected - 1:
         return "passes are counted from 1: the first entry is the error after pass 1."
     minima = np.flatnonzero(errors == errors.min()) + 1
@@ -142,21 +157,23 @@ def _best_pass_hint(arguments: Mapping[str, Any], got: Any, expected: int) -> st
 def check_best_pass(best_pass: Callable[[ArrayLike], int]) -> None:
     """Check ``best_pass(validation_errors) -> int``: when early stopping would stop.
 
-    ``validation_errors[k]`` is the held-out error after pass ``k + 1``. The
-    answer is the pass number (from 1) with the smallest error, the earliest one
-    if several tie (fewer passes, same error).
+    ``validation_errors[e - 1]`` is the held-out error after pass ``e``. The
+    answer is the pass number (from 1) with the smallest error among all the
+    passes, the earliest one if several tie (fewer passes, same error).
 
     Examples
     --------
     >>> import numpy as np
     >>> check_best_pass(lambda errors: int(np.argmin(errors)) + 1)
-    All 6 checks passed for best_pass.
+    All 7 checks passed for best_pass.
     """
     cases = [
         ([0.2],),
         ([0.3, 0.1],),
         ([0.1, 0.3],),
         ([0.4, 0.2, 0.2, 0.3],),
+        # The error rises after pass 2 and then falls below it: the answer is pass 4.
+        ([0.3, 0.2, 0.25, 0.1],),
         ([0.5, 0.25, 0.125, 0.1, 0.12, 0.15],),
         ([0.3, 0.2, 0.1, 0.1, 0.1, 0.2, 0.1, 0.3],),
     ]
