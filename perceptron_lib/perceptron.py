@@ -30,7 +30,11 @@ class Perceptron(OnlineLinearClassifier):
         of two (scaling by it is exact). Otherwise rounding can turn a tie
         ``a = 0`` into a tiny nonzero activation, and on integer data, where ties
         are common, the run can take another path: on ``logic_gate("and")`` with
-        ``shuffle=False``, ``eta=0.1`` makes 8 updates and ``eta=1`` makes 18.
+        ``shuffle=False``, ``eta=1`` makes 18 updates and ``eta=0.1`` only 8: it
+        stops where the negative example ``(1, 0)`` lies exactly on the boundary
+        in exact arithmetic, and rounding alone (an activation of about
+        ``-2.8e-17``) makes it count as right; with exact fractions ``eta=0.1``
+        makes the same 18 updates as ``eta=1``.
     max_iter : int, default=1000
         Maximum number of epochs (passes over the data), >= 1.
     shuffle : bool, default=True
