@@ -70,6 +70,22 @@ def test_two_slips_at_once_get_no_hint_rather_than_a_guess():
     assert "Hint" not in message
 
 
+def test_predicting_with_the_longest_lived_vector_alone_is_diagnosed():
+    # The tie case [([1], 0, 1), ([-1], 0, 1)] at x = 1 alone would blame the rule
+    # at a total of 0 (max picks the first vector, +1, as total >= 0 would); the case
+    # where the count-3 vector is outvoted 4 to 3 shows the real slip.
+    def longest_only(vectors, x):
+        w, b, _ = max(vectors, key=lambda vector: vector[2])
+        return 1 if np.dot(w, x) + b > 0 else -1
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch06.check_vote(longest_only)
+    message = str(failure.value)
+    assert "2 of 11 checks failed" in message
+    assert "longest-lived vector alone" in message
+    assert "total > 0, not >= 0" not in message
+
+
 def test_an_unrelated_wrong_vote_gets_no_hint():
     def always_positive(vectors, x):
         return 1
@@ -124,6 +140,26 @@ def test_disagreement_refuses_an_activation_of_zero():
     # the second, while the sum of activations is 0 * 3 + 1 = 1 > 0.
     with pytest.raises(ExerciseFailure, match="activation exactly 0"):
         ch06.check_disagreement([([0.0], 0.0, 3), ([1.0], 0.0, 1)], [1.0])
+
+
+def test_disagreement_refuses_an_activation_of_zero_up_to_rounding():
+    # 0.1 * 3 - 0.3 is 0 in exact arithmetic and 5.55e-17 in floating point: the
+    # first vector's "+1" vote (2 against 1) is rounding error.
+    with pytest.raises(ExerciseFailure, match="activation 5.55e-17 .* 0 up to rounding"):
+        ch06.check_disagreement([([0.1], -0.3, 2), ([-1.0], 0.0, 1)], [3.0])
+
+
+def test_disagreement_refuses_a_sum_of_zero_up_to_rounding():
+    # 3 * 0.1 - 3 * 0.2 + 0.3 is 0 in exact arithmetic and -5.55e-17 in floating
+    # point, while the vote is 3 - 3 + 1 = +1: only rounding makes them differ.
+    with pytest.raises(ExerciseFailure, match="sum of activations is -5.55e-17"):
+        ch06.check_disagreement([([0.1], 0.0, 3), ([-0.2], 0.0, 3), ([0.3], 0.0, 1)], [1.0])
+
+
+def test_disagreement_accepts_small_but_real_activations(capsys):
+    # Small numbers are not rounding: activations 1e-12 and -1e-11 are exact enough.
+    ch06.check_disagreement([([1e-12], 0.0, 2), ([-1e-11], 0.0, 1)], [1.0])
+    assert capsys.readouterr().out.startswith("Right: the vote predicts +1")
 
 
 def test_disagreement_refuses_a_count_that_is_not_whole():

@@ -42,17 +42,29 @@ def _reference_vote(vectors: Sequence, x: ArrayLike) -> int:
 
 
 def _voted(
-    vectors: Sequence, x: ArrayLike, *, tie=-1, total_tie=-1, bias=True, counts=True, own=True
+    vectors: Sequence,
+    x: ArrayLike,
+    *,
+    tie=-1,
+    total_tie=-1,
+    bias=True,
+    counts=True,
+    own=True,
+    longest=False,
 ) -> int:
     """The vote, or the vote with one of the usual slips (to confirm a hint).
 
     ``tie`` is what a vector with activation 0 votes (-1 right, +1 for ``>= 0``,
     0 for ``np.sign``); ``total_tie`` what a total of 0 predicts; ``bias=False``
     forgets ``b``; ``counts=False`` gives every vector one vote; ``own=False``
-    adds up ``c * a`` (the averaged perceptron's rule).
+    adds up ``c * a`` (the averaged perceptron's rule); ``longest=True``
+    predicts with the longest-lived vector alone (the first of equal counts,
+    as ``max`` and ``np.argmax`` pick it).
     """
     weights, biases, counts_ = _arrays(vectors)
     activations = weights @ np.asarray(x, dtype=float) + (biases if bias else 0.0)
+    if longest:
+        return 1 if activations[int(np.argmax(counts_))] > 0 else -1
     votes = np.where(activations > 0, 1.0, np.where(activations < 0, -1.0, tie))
     if not own:
         votes = activations
@@ -81,6 +93,11 @@ _VOTE_SLIPS = [
         "predicts -1 and votes -1.",
     ),
     ({"total_tie": 1}, "a total vote of exactly 0 predicts -1: test total > 0, not >= 0."),
+    (
+        {"longest": True},
+        "you predicted with the longest-lived vector alone. Every vector votes: add up "
+        "c times each vector's prediction, and predict +1 if the total is positive.",
+    ),
 ]
 
 
@@ -104,8 +121,9 @@ _VOTE_CASES = [
     _vote_case([([1.0], 0.0, 1), ([-1.0], 0.0, 1)], [1.0]),  # a total of 0: -1
     _vote_case([([1.0], 0.0, 3), ([-1.0], 0.0, 1)], [1.0]),
     _vote_case([([1.0], 0.0, 2), ([-10.0], 0.0, 1)], [1.0]),
+    # The longest-lived vector (count 3) says +1, but 4 votes against 3 say -1.
+    _vote_case([([1.0], 0.0, 3), ([-1.0], 0.0, 2), ([-1.0], 0.0, 2)], [1.0]),
     _vote_case([([1.0], 0.0, 3), ([1.0], 1.0, 2)], [0.0]),  # a = 0 votes -1, not 0
-    _vote_case([([1.0], 0.0, 1), ([1.0], 0.0, 1), ([-1.0], 0.0, 3)], [2.0]),
     _vote_case([([1.0, 1.0], 1.0, 2), ([-1.0, -1.0], 0.0, 1)], [1.0, 2.0]),
     _vote_case([([0.0, 1.0], 0.0, 4), ([2.0, -1.0], 1.0, 1), ([1.0, 1.0], -1.0, 2)], [0.5, -1.0]),
 ]
@@ -135,6 +153,11 @@ def check_vote(voted_prediction: Callable[[Sequence, ArrayLike], int]) -> None:
 
 # -- a case where the vote and the average disagree ----------------------------
 
+# A total within this fraction of the size of its terms is 0 up to rounding. Floating
+# point rounds each term by about 1e-16 of its size; 1e-9 leaves room for long sums
+# and is still far below any difference a student chooses on purpose.
+_ROUNDING = 1e-9
+
 
 def check_disagreement(vectors: Sequence, x: ArrayLike) -> None:
     """Check that the vote and the averaged prediction of ``vectors`` differ at ``x``.
@@ -145,7 +168,10 @@ def check_disagreement(vectors: Sequence, x: ArrayLike) -> None:
     if ``sum_k c_k * prediction_k > 0`` and -1 otherwise. The two must differ
     because of the vote itself, not because of the rule at 0: a total of
     exactly 0, or a vector whose activation at ``x`` is exactly 0, is decided
-    by that rule (it predicts -1), so such a case is refused.
+    by that rule (it predicts -1), so such a case is refused. So is an
+    activation or a sum that is 0 up to rounding (within ``1e-9`` of the size
+    of its terms, as ``0.1 * 3 - 0.3``, which comes out as ``5.55e-17``): its
+    sign is rounding error.
 
     Examples
     --------
@@ -162,6 +188,11 @@ predicts +1 (score 1) and so does the average (score 1).
     perceptron_lib.exercises.ExerciseFailure: The vote is a tie at x = [1.0] (score 0): it \
 predicts -1 only because a total of 0 predicts -1, not because more votes say -1. Find a \
 case where the vote has a majority.
+    >>> check_disagreement([([0.1], -0.3, 2), ([-1.0], 0.0, 1)], [3.0])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    perceptron_lib.exercises.ExerciseFailure: Vector number 1 has activation 5.55e-17 at \
+x = [3.0], which is 0 up to rounding...
     """
     not_written(vectors=vectors, x=x)
     try:
@@ -187,6 +218,21 @@ case where the vote has a majority.
             f"{describe(x)}: it votes -1 only by the rule at the boundary. Choose x off "
             "every vector's boundary, so that the difference comes from the vote itself."
         )
+    # Floating point rounds each term by about 1e-16 of its size, so an activation
+    # that is 0 in exact arithmetic (0.1 * 3 - 0.3) can come out as 5.6e-17: its
+    # sign is then rounding error, and so is the vote that rests on it.
+    near = np.flatnonzero(
+        np.abs(activations) <= _ROUNDING * (np.abs(weights) @ np.abs(x) + np.abs(biases))
+    )
+    if near.size:
+        k = near[0]
+        raise ExerciseFailure(
+            f"Vector number {k + 1} has activation {activations[k]:.3g} at x = "
+            f"{describe(x)}, which is 0 up to rounding: it is within {_ROUNDING:g} of "
+            "the size of the terms that make it up, as 0.1 * 3 - 0.3 (0 in exact "
+            "arithmetic) comes out as 5.55e-17 in floating point. Its sign, and so "
+            "its vote, is rounding error. Choose x clearly off every vector's boundary."
+        )
     voted = float(_library_vote(weights, biases, counts, [x])[0])
     averaged = float(_library_weighted_sum(weights, biases, counts, [x])[0])
     # A total of exactly 0 predicts -1 by the course's rule at 0: a disagreement
@@ -201,6 +247,14 @@ case where the vote has a majority.
         raise ExerciseFailure(
             f"The sum of activations is exactly 0 at x = {describe(x)}: the average "
             "predicts -1 there only by the rule at 0. Find a case where the sum is not 0."
+        )
+    # The same rounding can leave a sum that is 0 in exact arithmetic just off 0.
+    if abs(averaged) <= _ROUNDING * float(counts @ (np.abs(weights) @ np.abs(x) + np.abs(biases))):
+        raise ExerciseFailure(
+            f"The sum of activations is {averaged:.3g} at x = {describe(x)}, which is 0 "
+            f"up to rounding: it is within {_ROUNDING:g} of the size of the terms that "
+            "make it up. Its sign is rounding error, so the average predicts it only by "
+            "accident. Find a case where the sum is clearly not 0."
         )
     said = {True: "+1", False: "-1"}
     if (voted > 0) == (averaged > 0):
