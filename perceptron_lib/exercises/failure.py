@@ -80,7 +80,9 @@ def _code_objects(code: CodeType) -> Iterator[CodeType]:
             yield from _code_objects(constant)
 
 
-def _objects_used(function: Callable, seen: set[int]) -> Iterator[tuple[str, Any]]:
+def _objects_used(
+    function: Callable, seen: set[int], label: str = "functools.partial"
+) -> Iterator[tuple[str, Any]]:
     """``(name, object)`` for everything ``function`` can reach by a name it uses.
 
     A name is looked up where Python would look it up when the function runs:
@@ -91,13 +93,14 @@ def _objects_used(function: Callable, seen: set[int]) -> Iterator[tuple[str, Any
     modules those give (``pl.theory.convergence.lifted_radius``).
     Helpers the student wrote next to the function (functions with the same
     globals, lambdas, ``functools.partial``) are followed in turn; ``seen``
-    stops a helper that calls itself.
+    stops a helper that calls itself, and ``label`` is the name a partial was
+    found under.
     """
     if id(function) in seen:
         return
     seen.add(id(function))
     if isinstance(function, functools.partial):
-        yield "functools.partial", function.func
+        yield label, function.func
         yield from _objects_used(function.func, seen)
         return
     code = getattr(function, "__code__", None)
@@ -150,7 +153,7 @@ def _objects_used(function: Callable, seen: set[int]) -> Iterator[tuple[str, Any
             isinstance(value, FunctionType)
             and (value.__globals__ is namespace or value.__name__ == "<lambda>")
         ):
-            yield from _objects_used(value, seen)
+            yield from _objects_used(value, seen, used)
 
 
 def refuse_calls(function: Callable, forbidden: Sequence[Callable], *, name: str) -> None:
