@@ -113,3 +113,136 @@ def test_an_unrelated_wrong_bound_gets_no_hint():
     with pytest.raises(ExerciseFailure) as failure:
         ch05.check_scaled_bound(lambda X, y, w, b, s: 2 * scaled_bound(X, y, w, b, s))
     assert "Hint" not in str(failure.value)
+
+
+# -- a slip on the boundary: the strict test and the prediction rule, told apart -------------
+
+
+def test_strict_test_on_the_boundary_gets_its_hint():
+    def strict(X, y, w, b):
+        scores = y * (X @ w + b)
+        if np.any(scores < 0):
+            raise ValueError("(w, b) does not separate the data")
+        radius = np.sqrt(1.0 + np.max(np.sum(X**2, axis=1)))
+        gamma = scores.min() / np.sqrt(w @ w + b * b)
+        return radius, gamma, (radius / gamma) ** 2 if gamma > 0 else np.inf
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch05.check_lifted_quantities(strict)
+    assert "test y * a <= 0, not < 0" in str(failure.value)
+    assert "prediction rule" not in str(failure.value)
+
+
+def predicted_wrong(X, y, w, b):
+    """A first-year answer: 'not separated' tested with the course's prediction rule."""
+    if np.any(np.where(X @ w + b > 0, 1, -1) != y):
+        raise ValueError("(w, b) does not separate the data")
+    scores = y * (X @ w + b)
+    radius = np.sqrt(1.0 + np.max(np.sum(X**2, axis=1)))
+    gamma = scores.min() / np.sqrt(w @ w + b * b)
+    return radius, gamma, (radius / gamma) ** 2 if gamma > 0 else np.inf
+
+
+def test_prediction_rule_as_the_separation_test_gets_its_own_hint():
+    with pytest.raises(ExerciseFailure) as failure:
+        ch05.check_lifted_quantities(predicted_wrong)
+    message = str(failure.value)
+    assert message.startswith("lifted_quantities(X=[[1.0], [0.0]], y=[1, -1], w=[1.0], b=0.0)")
+    assert "the prediction rule (+1 if a > 0, -1 otherwise) gets its label right" in message
+    assert "needs y a > 0 for every example" in message
+    assert "not < 0" not in message  # the student never wrote < 0
+
+
+def test_prediction_rule_in_scaled_bound_gets_its_own_hint():
+    def scaled_predicted(X, y, w, b, s):
+        if np.any(np.where(X @ w + b > 0, 1, -1) != y):
+            raise ValueError("(w, b) does not separate the data")
+        return scaled_bound(X, y, w, b, s) if np.all(y * (X @ w + b) > 0) else np.inf
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch05.check_scaled_bound(scaled_predicted)
+    message = str(failure.value)
+    assert "gets its label right" in message and "not < 0" not in message
+
+
+# -- refuse_calls: by identity, not by name ------------------------------------------------
+
+
+def _notebook_cell(source: str) -> dict:
+    """Run ``source`` as a notebook cell does: its names become globals of one namespace."""
+    namespace: dict = {"np": np}
+    exec(source, namespace)  # noqa: S102 - the test's own source text, nothing external
+    return namespace
+
+
+def test_own_helper_with_the_library_name_is_accepted(capsys):
+    cell = _notebook_cell(
+        "def lifted_radius(X):\n"
+        "    return np.sqrt(1.0 + np.max(np.sum(X**2, axis=1)))\n"
+        "\n"
+        "def lifted_quantities(X, y, w, b):\n"
+        "    scores = y * (X @ w + b)\n"
+        "    if np.any(scores <= 0):\n"
+        "        raise ValueError('(w, b) does not separate the data')\n"
+        "    R = lifted_radius(X)\n"
+        "    gamma = scores.min() / np.sqrt(w @ w + b * b)\n"
+        "    return R, gamma, (R / gamma) ** 2\n"
+    )
+    ch05.check_lifted_quantities(cell["lifted_quantities"])
+    assert capsys.readouterr().out == "All 8 checks passed for lifted_quantities.\n"
+
+
+@pytest.mark.parametrize(
+    "imports, call, alias",
+    [
+        ("from perceptron_lib import lifted_radius as LR", "LR(X)", "LR"),
+        ("import perceptron_lib as pl", "pl.lifted_radius(X)", None),
+        ("import perceptron_lib as pl", "pl.theory.convergence.lifted_radius(X)", None),
+        (
+            "from perceptron_lib import lifted_radius\nR_of = lambda X: lifted_radius(X)",
+            "R_of(X)",
+            None,  # the lambda calls it by its own name
+        ),
+        (
+            "import functools\nfrom perceptron_lib import lifted_radius\n"
+            "R_of = functools.partial(lifted_radius, constant=1.0)",
+            "R_of(X)",
+            "R_of",
+        ),
+    ],
+)
+def test_the_library_under_another_name_is_refused(imports, call, alias):
+    cell = _notebook_cell(
+        f"{imports}\n"
+        "def lifted_quantities(X, y, w, b):\n"
+        "    scores = y * (X @ w + b)\n"
+        "    if np.any(scores <= 0):\n"
+        "        raise ValueError('(w, b) does not separate the data')\n"
+        f"    R = {call}\n"
+        "    gamma = scores.min() / np.sqrt(w @ w + b * b)\n"
+        "    return R, gamma, (R / gamma) ** 2\n"
+    )
+    with pytest.raises(ExerciseFailure) as failure:
+        ch05.check_lifted_quantities(cell["lifted_quantities"])
+    message = str(failure.value)
+    assert message.startswith("lifted_quantities calls the library's lifted_radius")
+    assert ("(as " in message) == (alias is not None)  # the other name, when there is one
+    assert alias is None or f"(as {alias})" in message
+
+
+def test_the_library_in_a_closure_is_refused():
+    from perceptron_lib import lifted_margin as margin_of
+
+    def scaled(X, y, w, b, s):
+        R_squared = s * s + np.max(np.sum(X**2, axis=1))
+        return R_squared / margin_of(w, b, X, y, constant=s) ** 2
+
+    with pytest.raises(ExerciseFailure, match=r"lifted_margin \(as margin_of\)"):
+        ch05.check_scaled_bound(scaled)
+
+
+def test_names_instead_of_functions_are_a_type_error():
+    from perceptron_lib.exercises.failure import refuse_calls
+
+    with pytest.raises(TypeError, match="not their names"):
+        refuse_calls(lifted_quantities, ["lifted_radius"], name="lifted_quantities")

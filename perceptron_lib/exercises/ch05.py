@@ -7,6 +7,8 @@ agrees with the numbers the chapter computes.
 
 from __future__ import annotations
 
+import functools
+import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -19,7 +21,7 @@ from . import check_function, diagnose, refuse_calls
 __all__ = ["check_lifted_quantities", "check_scaled_bound"]
 
 # The library's answers to this chapter's exercises: a student's function may not call them.
-_LIBRARY_ANSWERS = ("lifted_radius", "lifted_margin", "lifted_bound")
+_LIBRARY_ANSWERS = (lifted_radius, lifted_margin, lifted_bound)
 
 
 def _reference_lifted_quantities(
@@ -60,20 +62,52 @@ _BOUNDARY_HINT = (
     "an example exactly on the boundary (y a = 0) is not separated either: test "
     "y * a <= 0, not < 0, and raise ValueError."
 )
+_PREDICTION_HINT = (
+    "the example on the boundary (a = 0) has label -1: the prediction rule "
+    "(+1 if a > 0, -1 otherwise) gets its label right, but it is not separated, "
+    "and a margin needs y a > 0 for every example. Test y * a <= 0, not the "
+    "predictions, and raise ValueError."
+)
 
 
-def _boundary_slip(arguments: Mapping[str, Any], got: Any, expected: Any) -> list[str]:
-    """The strict test ``< 0``: confirmed when the case's smallest score is exactly 0."""
-    if not isinstance(expected, ValueError):
+def _boundary_slip(
+    arguments: Mapping[str, Any], got: Any, expected: Any, answer: Callable[..., Any]
+) -> list[str]:
+    """An example on the boundary taken as separated: which of two slips.
+
+    The strict test ``y * a < 0`` and a comparison of the prediction rule's
+    output with the labels (``-1`` at ``a = 0``) both accept an example of
+    label ``-1`` on the boundary, so the returned value cannot tell them
+    apart. The mirrored case (``-y``, ``-w``, ``-b``: the same ``y a``, the
+    example now labelled ``+1``) can: the strict test still accepts it, the
+    prediction rule now gets it wrong and raises.
+    """
+    if not isinstance(expected, ValueError) or got is None:
         return []
     X, y, w = (np.asarray(arguments[key], dtype=float) for key in ("X", "y", "w"))
-    scores = y * (X @ w + float(arguments["b"]))
-    return [_BOUNDARY_HINT] if scores.min() == 0 and got is not None else []
+    b = float(arguments["b"])
+    activations = X @ w + b
+    if np.min(y * activations) != 0:
+        return []
+    if np.any(y[activations == 0] == 1):
+        return [_BOUNDARY_HINT]
+    mirrored = {**arguments, "X": X.copy(), "y": -np.asarray(arguments["y"]), "w": -w, "b": -b}
+    try:
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the probe's own warnings are not the student's
+            answer(**mirrored)
+    except ValueError:
+        return [_PREDICTION_HINT]
+    except Exception:  # noqa: BLE001 - any other failure says nothing about the slip
+        return []
+    return [_BOUNDARY_HINT]
 
 
-def _lifted_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> list[str]:
+def _lifted_hint(
+    arguments: Mapping[str, Any], got: Any, expected: Any, answer: Callable[..., Any]
+) -> list[str]:
     if isinstance(expected, ValueError):
-        return _boundary_slip(arguments, got, expected)
+        return _boundary_slip(arguments, got, expected, answer)
     X, y, w, b = (arguments[key] for key in ("X", "y", "w", "b"))
     unlifted_radius = float(np.max(np.linalg.norm(np.asarray(X, dtype=float), axis=1)))
     right = _quantities(X, y, w, b)
@@ -140,7 +174,7 @@ def check_lifted_quantities(
         _reference_lifted_quantities,
         cases,
         name="lifted_quantities",
-        hint=_lifted_hint,
+        hint=functools.partial(_lifted_hint, answer=lifted_quantities),
     )
 
 
@@ -148,9 +182,11 @@ def _reference_scaled_bound(X: ArrayLike, y: ArrayLike, w: ArrayLike, b: float, 
     return lifted_bound(w, b, X, y, constant=s)
 
 
-def _scaled_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> list[str]:
+def _scaled_hint(
+    arguments: Mapping[str, Any], got: Any, expected: Any, answer: Callable[..., Any]
+) -> list[str]:
     if isinstance(expected, ValueError):
-        return _boundary_slip(arguments, got, expected)
+        return _boundary_slip(arguments, got, expected, answer)
     X, y, w, b, s = (arguments[key] for key in ("X", "y", "w", "b", "s"))
     slips = [
         (
@@ -207,5 +243,9 @@ def check_scaled_bound(scaled_bound: Callable[..., float]) -> None:
         _case(three_X, [1, -1, -1], [-1.0, 0.0], 1.5, 2.0),  # not a separator: ValueError
     ]
     check_function(
-        scaled_bound, _reference_scaled_bound, cases, name="scaled_bound", hint=_scaled_hint
+        scaled_bound,
+        _reference_scaled_bound,
+        cases,
+        name="scaled_bound",
+        hint=functools.partial(_scaled_hint, answer=scaled_bound),
     )

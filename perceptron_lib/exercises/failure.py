@@ -7,7 +7,12 @@ a check on an answer that still holds the scaffold's ``...``;
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import dis
+import functools
+import importlib
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from types import CodeType, FunctionType, ModuleType
 from typing import Any
 
 import numpy as np
@@ -67,38 +72,153 @@ your answer (write your answer here).
             )
 
 
-def _names_used(code: Any) -> set[str]:
-    """Every global and attribute name a code object (and the functions inside it) uses."""
-    names = set(code.co_names)
+def _code_objects(code: CodeType) -> Iterator[CodeType]:
+    """``code`` and every code object nested in it (inner functions, lambdas, comprehensions)."""
+    yield code
     for constant in code.co_consts:
-        if hasattr(constant, "co_names"):
-            names |= _names_used(constant)
-    return names
+        if isinstance(constant, CodeType):
+            yield from _code_objects(constant)
 
 
-def refuse_calls(function: Callable, names: Sequence[str], *, name: str) -> None:
-    """Raise :class:`ExerciseFailure` if ``function`` uses one of the library's ``names``.
+def _objects_used(
+    function: Callable, seen: set[int], label: str = "functools.partial"
+) -> Iterator[tuple[str, Any]]:
+    """``(name, object)`` for everything ``function`` can reach by a name it uses.
+
+    A name is looked up where Python would look it up when the function runs:
+    in the function's closure cells, then in its module's globals; a module
+    the function imports itself is found by its name. An attribute name
+    (``pl.lifted_radius``, or ``from perceptron_lib import lifted_radius``
+    inside the function) is looked up on every module so reached, and on the
+    modules those give (``pl.theory.convergence.lifted_radius``).
+    Helpers the student wrote next to the function (functions with the same
+    globals, lambdas, ``functools.partial``) are followed in turn; ``seen``
+    stops a helper that calls itself, and ``label`` is the name a partial was
+    found under.
+    """
+    if id(function) in seen:
+        return
+    seen.add(id(function))
+    if isinstance(function, functools.partial):
+        yield label, function.func
+        yield from _objects_used(function.func, seen)
+        return
+    code = getattr(function, "__code__", None)
+    if not isinstance(code, CodeType):
+        return
+    instructions = [i for c in _code_objects(code) for i in dis.get_instructions(c)]
+    names = {i.argval for i in instructions if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")}
+    attributes = {
+        i.argval for i in instructions if i.opname in ("LOAD_ATTR", "LOAD_METHOD", "IMPORT_FROM")
+    }
+    # An import inside the function: the module it names, searched like a global one.
+    imported = {i.argval for i in instructions if i.opname == "IMPORT_NAME"}
+    cells = dict(zip(code.co_freevars, function.__closure__ or (), strict=True))
+    namespace = getattr(function, "__globals__", {})
+    found: list[tuple[str, Any]] = []
+    for used in sorted(names | set(cells)):
+        if used in cells:
+            try:
+                found.append((used, cells[used].cell_contents))
+            except ValueError:  # a cell not filled yet
+                continue
+        elif used in namespace:
+            found.append((used, namespace[used]))
+    for module_name in sorted(imported):
+        module = sys.modules.get(module_name)
+        if module is None:
+            try:
+                module = importlib.import_module(module_name)
+            except Exception:  # noqa: BLE001 - running the function would fail there too
+                continue
+        found.append((module_name, module))
+    modules = [(used, value) for used, value in found if isinstance(value, ModuleType)]
+    visited_modules: set[int] = set()
+    while modules:  # attribute access, one module deeper at a time
+        prefix, module = modules.pop()
+        if id(module) in visited_modules:
+            continue
+        visited_modules.add(id(module))
+        for attribute in sorted(attributes):
+            value = getattr(module, attribute, None)
+            if value is not None:
+                found.append((f"{prefix}.{attribute}", value))
+                if isinstance(value, ModuleType):
+                    modules.append((f"{prefix}.{attribute}", value))
+    for used, value in found:
+        yield used, value
+        # Follow the student's own helpers, not the libraries' (NumPy's functions
+        # have other globals), so the walk stays small.
+        if isinstance(value, functools.partial) or (
+            isinstance(value, FunctionType)
+            and (value.__globals__ is namespace or value.__name__ == "<lambda>")
+        ):
+            yield from _objects_used(value, seen, used)
+
+
+def refuse_calls(function: Callable, forbidden: Sequence[Callable], *, name: str) -> None:
+    """Raise :class:`ExerciseFailure` if ``function`` uses one of the ``forbidden`` functions.
 
     An exercise that asks for a quantity the chapter computes with a library
     function would be answered by calling it; this check sends the student
-    back to the definitions.
+    back to the definitions. It compares objects, not names: the library's
+    function imported under another name, reached as an attribute
+    (``pl.lifted_radius``), or wrapped in a helper, a lambda or a
+    ``functools.partial`` of the student's is refused; a student's own
+    function that happens to carry the library's name is accepted.
+
+    Parameters
+    ----------
+    function : callable
+        The student's answer.
+    forbidden : sequence of callables
+        The library's functions themselves (not their names).
+    name : str
+        The answer's name, for the message.
+
+    Raises
+    ------
+    ExerciseFailure
+        If ``function`` uses one of ``forbidden``.
+    TypeError
+        If ``forbidden`` holds something other than functions, such as names.
 
     Examples
     --------
+    >>> import perceptron_lib as pl
     >>> from perceptron_lib import lifted_radius
-    >>> refuse_calls(lambda X: max(sum(v * v for v in x) for x in X), ["lifted_radius"], name="R")
-    >>> refuse_calls(lambda X: lifted_radius(X), ["lifted_radius"], name="R")
+    >>> own = lambda X: max(sum(v * v for v in x) for x in X) ** 0.5
+    >>> refuse_calls(own, [lifted_radius], name="R")
+    >>> refuse_calls(lambda X: pl.lifted_radius(X), [lifted_radius], name="R")
     Traceback (most recent call last):
     ...
     perceptron_lib.exercises.ExerciseFailure: R calls the library's lifted_radius: the \
 exercise is to compute it yourself, from the definitions.
+    >>> radius = lifted_radius
+    >>> refuse_calls(lambda X: radius(X), [lifted_radius], name="R")
+    Traceback (most recent call last):
+    ...
+    perceptron_lib.exercises.ExerciseFailure: R calls the library's lifted_radius (as radius): \
+the exercise is to compute it yourself, from the definitions.
     """
-    code = getattr(function, "__code__", None)
-    if code is None:
-        return
-    used = sorted(set(names) & _names_used(code))
+    forbidden = tuple(forbidden)
+    if not all(callable(item) for item in forbidden):
+        raise TypeError(
+            "forbidden must hold the library's functions themselves, not their names; "
+            f"got {[type(item).__name__ for item in forbidden]}."
+        )
+    used: dict[str, str] = {}
+    for alias, value in _objects_used(function, set()):
+        for library_function in forbidden:
+            if value is library_function:
+                used.setdefault(library_function.__name__, alias)
     if used:
+        # Name the alias only where the student wrote another name (LR, not pl.lifted_radius).
+        calls = " and ".join(
+            real if alias.rsplit(".", 1)[-1] == real else f"{real} (as {alias})"
+            for real, alias in used.items()
+        )
         raise ExerciseFailure(
-            f"{name} calls the library's {' and '.join(used)}: the exercise is to compute "
+            f"{name} calls the library's {calls}: the exercise is to compute "
             "it yourself, from the definitions."
         )
