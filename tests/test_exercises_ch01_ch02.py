@@ -54,6 +54,14 @@ PREDICTION_MISTAKES = {
     "bias subtracted": (lambda w, x, b: 1 if np.dot(w, x) - b > 0 else -1, "(bias added)"),
     "True/False": (lambda w, x, b: bool(np.dot(w, x) + b > 0), "not True/False"),
     "1/0": (lambda w, x, b: int(np.dot(w, x) + b > 0), "not True/False"),
+    # True == 1 in Python: a check that compared with == took True for +1.
+    "True for +1": (lambda w, x, b: True if np.dot(w, x) + b > 0 else -1, "not True/False"),
+    "np.True_ for +1": (
+        lambda w, x, b: np.bool_(np.dot(w, x) + b > 0) if np.dot(w, x) + b > 0 else -1,
+        "not True/False",
+    ),
+    "np.sign": (lambda w, x, b: np.sign(np.dot(w, x) + b), "0 is no label"),
+    "int(np.sign)": (lambda w, x, b: int(np.sign(np.dot(w, x) + b)), "0 is no label"),
     "the activation": (lambda w, x, b: float(np.dot(w, x) + b), "not the activation"),
     "always +1": (lambda w, x, b: 1, None),
 }
@@ -241,3 +249,60 @@ def test_the_xor_hint_points_to_chapter_1_and_only_for_xor():
     assert "Hint" not in str(failure.value)
     # XOR of one input is the input itself: one unit computes it, no hint.
     ch01.check_gate_weights([1.0], 0.5, gate="xor")
+
+
+# -- the review of chapter 1: ties, bools, and answers of the wrong form ---------
+
+
+@pytest.mark.parametrize(
+    ("w", "threshold", "gate", "row"),
+    [
+        ([0.1, 0.2], 0.3, "and", "(1, 1)"),
+        ([0.1, 0.2, 0.2], 0.3, "at_least_2_of_3", "(1, 0, 1)"),
+    ],
+)
+def test_a_sum_exactly_on_the_threshold_stays_silent(w, threshold, gate, row):
+    # In floating point 0.1 + 0.2 > 0.3, so these units of a student who lets the
+    # unit fire on the threshold were accepted; in the decimals typed the sum is 0.3.
+    assert 0.1 + 0.2 > 0.3  # the rounding that fooled the old check
+    with pytest.raises(ExerciseFailure) as failure:
+        ch01.check_gate_weights(w, threshold, gate=gate)
+    message = str(failure.value)
+    assert f"On input {row} the unit outputs -1 (silent)" in message
+    assert "equals the threshold 0.3" in message
+    assert "exactly on the threshold" in hint_of(message)
+
+
+def test_three_gates_judges_a_sum_on_the_threshold_as_silent():
+    with pytest.raises(ExerciseFailure, match="two_of_three: On input \\(1, 0, 1\\)"):
+        ch01.check_three_gates(([1.0, -1.0], 0.5), ([0.1, 0.2, 0.2], 0.3), ([-1.0, 1.0], -0.5))
+
+
+def test_sums_just_off_the_threshold_are_still_judged_by_their_side():
+    # Exact sums must not blur a real gap: just below 0.3, (1, 1) fires (AND);
+    # just above, it does not.
+    ch01.check_gate_weights([0.1, 0.2], 0.2999999999, gate="and")
+    with pytest.raises(ExerciseFailure) as failure:
+        ch01.check_gate_weights([0.1, 0.2], 0.3000000001, gate="and")
+    assert "is not above the threshold" in str(failure.value)
+    assert hint_of(str(failure.value)) is None
+    # Two values that print alike (six digits) but differ are written in full.
+    with pytest.raises(ExerciseFailure, match="0.3 is above the threshold 0.2999999999"):
+        ch01.check_gate_weights([0.1, 0.2], 0.2999999999, gate=lambda x1, x2: False)
+
+
+def test_a_gate_of_one_vector_is_told_to_take_one_argument_per_bit():
+    def disjunction(x):
+        return (x[0] and x[1]) or (x[2] and x[3])
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch01.check_gate_weights([1.0, 1.0, 1.0, 1.0], 1.5, gate=disjunction)
+    message = str(failure.value)
+    assert "one argument per input bit" in message and "def gate(x1, x2, x3, x4)" in message
+    assert "needs 1 weight" not in message
+
+
+@pytest.mark.parametrize("threshold", [[1.5], np.array([1.5]), "1.5", np.nan])
+def test_a_threshold_that_is_not_one_number_is_named(threshold):
+    with pytest.raises(ExerciseFailure, match="The threshold must be"):
+        ch01.check_gate_weights([1.0, 1.0], threshold, gate="and")

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import math
 import re
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -19,7 +21,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..data.datasets import at_least_m_of_n, logic_gate
 from ..loops.plain import activation as _library_activation
-from . import ExerciseFailure, check_function, describe, diagnose, not_written
+from . import ExerciseFailure, check_function, describe, diagnose, mismatch, not_written
 
 __all__ = [
     "check_activation",
@@ -97,6 +99,11 @@ def _prediction_hint(arguments: Mapping[str, Any], got: Any, expected: int) -> l
                 1 if a >= 0 else -1,
                 "at an activation of exactly 0 the unit does not fire: +1 needs a > 0.",
             ),
+            (
+                (a > 0) - (a < 0),  # np.sign(a), which is 0 at a = 0
+                "sign(a) is 0 at a = 0, and 0 is no label: the unit predicts +1 if "
+                "a > 0 and -1 otherwise, so at a = 0 it predicts -1.",
+            ),
             # On a prediction these two mistakes often look alike: one hint for both.
             (1 if dot > 0 else -1, _BIAS_IN_PREDICTION),
             (1 if dot - b > 0 else -1, _BIAS_IN_PREDICTION),
@@ -105,7 +112,14 @@ def _prediction_hint(arguments: Mapping[str, Any], got: Any, expected: int) -> l
     )
     if isinstance(got, bool | np.bool_) or (got == 0 and expected == -1):
         hints.append("predict +1 or -1 (not True/False or 1/0).")
+    if got is None:
+        hints.append("your function returns nothing: is a return statement missing?")
     return hints
+
+
+def _same_label(got: Any, expected: int) -> bool:
+    # True == 1 in Python, but True is no label: the unit outputs the number +1.
+    return not isinstance(got, bool | np.bool_) and mismatch(got, expected) is None
 
 
 def check_activation(activation: Callable[[ArrayLike, ArrayLike, float], float]) -> None:
@@ -140,6 +154,9 @@ def check_activation(activation: Callable[[ArrayLike, ArrayLike, float], float])
 def check_prediction(predict: Callable[[ArrayLike, ArrayLike, float], int]) -> None:
     """Check a student's ``predict(w, x, b)``: +1 if ``w . x + b > 0``, else -1.
 
+    The prediction must be the number +1 or -1: ``True`` and ``False`` are
+    refused, although ``True == 1`` in Python.
+
     Examples
     --------
     >>> import numpy as np
@@ -151,6 +168,7 @@ def check_prediction(predict: Callable[[ArrayLike, ArrayLike, float], int]) -> N
         _reference_prediction,
         UNIT_CASES,
         name="predict",
+        compare=_same_label,
         hint=_prediction_hint,
     )
 
@@ -209,6 +227,13 @@ def _check_gate_arity(gate: Callable[..., Any], n_inputs: int) -> None:
     if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters):
         return
     n_bits = sum(p.default is p.empty for p in parameters)
+    if n_bits == 1 and n_inputs > 1:
+        bits = ", ".join(f"x{i}" for i in range(1, n_inputs + 1))
+        raise ExerciseFailure(
+            f"The gate takes 1 argument, but the unit has {n_inputs} weights: write the gate "
+            f"with one argument per input bit, such as def gate({bits}): ... (a gate of one "
+            "vector, gate(x), is not accepted)."
+        )
     if n_bits != n_inputs:
         raise ExerciseFailure(
             f"The gate takes {n_bits} input{'s' if n_bits != 1 else ''}, so the unit needs "
@@ -218,6 +243,42 @@ def _check_gate_arity(gate: Callable[..., Any], n_inputs: int) -> None:
 
 def _output(fires: bool) -> str:
     return "+1 (fires)" if fires else "-1 (silent)"
+
+
+def _exact(value: float) -> Fraction:
+    """The decimal a float prints as (``0.1``, not the binary number nearest to it), exactly.
+
+    Sums of these are exact, so an input whose weighted sum is the threshold
+    in the decimals the student typed is on the threshold: ``0.1 + 0.2`` is
+    ``0.3``, while in floating point it is 0.30000000000000004, above 0.3.
+    """
+    return Fraction(repr(float(value)))
+
+
+def _decimal_text(value: Fraction) -> str:
+    """Write an exact sum of decimals in full, for two values that print alike."""
+    numerator, denominator, digits = value.numerator, value.denominator, 0
+    while denominator != 1:  # a sum of decimals: the denominator divides a power of 10
+        numerator, digits = numerator * 10, digits + 1
+        common = math.gcd(numerator, denominator)
+        numerator, denominator = numerator // common, denominator // common
+    sign, text = "-" if numerator < 0 else "", str(abs(numerator)).rjust(digits + 1, "0")
+    return f"{sign}{text[:-digits]}.{text[-digits:]}" if digits else f"{sign}{text}.0"
+
+
+def _threshold_number(threshold: Any) -> float:
+    """The threshold as one finite number, or an ExerciseFailure that says what it is instead."""
+    if isinstance(threshold, bool | np.bool_ | str | bytes) or np.ndim(threshold) != 0:
+        raise ExerciseFailure(f"The threshold must be one number, such as 1.5; got {threshold!r}.")
+    try:
+        number = float(threshold)
+    except (TypeError, ValueError):
+        raise ExerciseFailure(
+            f"The threshold must be one number, such as 1.5; got {threshold!r}."
+        ) from None
+    if not math.isfinite(number):
+        raise ExerciseFailure(f"The threshold must be a finite number; got {threshold!r}.")
+    return number
 
 
 def check_gate_weights(
@@ -232,12 +293,17 @@ def check_gate_weights(
     outputs +1 exactly on the rows where the gate is true. Every row is tried
     in order; the first row where the unit is wrong is reported.
 
+    The sums are exact, in the decimals the numbers print as: with weights
+    ``[0.1, 0.2]`` the input ``(1, 1)`` sums to 0.3, exactly on a threshold
+    of 0.3, so the unit stays silent there (floating point would round the
+    sum to 0.30000000000000004, above the threshold).
+
     Parameters
     ----------
     w : array-like of shape (n_inputs,)
         The weights; their number must be the gate's number of inputs.
     threshold : float
-        The unit fires when ``w . x`` is strictly above it.
+        One number; the unit fires when ``w . x`` is strictly above it.
     gate : str or callable, default "and"
         ``"and"``, ``"or"``, ``"nand"``, ``"nor"`` or ``"xor"`` of as many
         inputs as there are weights; ``"at_least_m_of_D"`` (true when at least
@@ -249,8 +315,10 @@ def check_gate_weights(
     Raises
     ------
     perceptron_lib.exercises.ExerciseFailure
-        On the first input row where the unit's output is wrong, or if the
-        number of weights is not the gate's number of inputs.
+        On the first input row where the unit's output is wrong, if the
+        number of weights is not the gate's number of inputs, or if the
+        weights or the threshold are not finite numbers (a threshold
+        ``[1.5]`` is a list, not a number).
 
     Examples
     --------
@@ -262,24 +330,47 @@ def check_gate_weights(
     perceptron_lib.exercises.ExerciseFailure: On input (0, 1) the unit outputs +1 (fires)
     (w . x = 1.0 is above the threshold 0.5), but AND(0, 1) is false,
     so it should output -1 (silent).
+    >>> check_gate_weights([0.1, 0.2], 0.3, gate="and")
+    Traceback (most recent call last):
+    ...
+    perceptron_lib.exercises.ExerciseFailure: On input (1, 1) the unit outputs -1 (silent)
+    (w . x = 0.3 equals the threshold 0.3), but AND(1, 1) is true,
+    so it should output +1 (fires).
+    Hint: the input is exactly on the threshold, and there the unit stays silent:
+    it fires only when w . x is strictly above the threshold.
     """
     w = np.asarray(w, dtype=float)
     if w.ndim != 1 or w.size == 0:
         raise ValueError(f"w must be a non-empty list of weights, got shape {w.shape}.")
-    threshold = float(threshold)
+    if not np.all(np.isfinite(w)):
+        raise ExerciseFailure(f"The weights must be finite numbers; got {describe(w)}.")
+    threshold = _threshold_number(threshold)
     X, target, name = _truth_table(gate, w.size)
+    exact_w, exact_threshold = [_exact(w_d) for w_d in w], _exact(threshold)
     for row, wanted in zip(X, target, strict=True):
-        total = float(row @ w)
-        fires = total > threshold
+        total = sum(
+            (w_d for w_d, bit in zip(exact_w, row.tolist(), strict=True) if bit), Fraction(0)
+        )
+        fires = total > exact_threshold
         if fires != wanted:
             bits = ", ".join(str(bit) for bit in row.tolist())
-            comparison = "above" if fires else "not above"
+            comparison = (
+                "is above" if fires else "equals" if total == exact_threshold else "is not above"
+            )
+            total_text, threshold_text = describe(float(total)), describe(threshold)
+            if total != exact_threshold and total_text == threshold_text:  # print in full
+                total_text, threshold_text = _decimal_text(total), _decimal_text(exact_threshold)
             message = (
                 f"On input ({bits}) the unit outputs {_output(fires)} "
-                f"(w . x = {describe(total)} is {comparison} the threshold "
-                f"{describe(threshold)}), but {name}({bits}) is "
+                f"(w . x = {total_text} {comparison} the threshold "
+                f"{threshold_text}), but {name}({bits}) is "
                 f"{'true' if wanted else 'false'}, so it should output {_output(wanted)}."
             )
+            if total == exact_threshold:  # wanted fires: the student's tie rule is >=
+                message += (
+                    "\nHint: the input is exactly on the threshold, and there the unit stays "
+                    "silent: it fires only when w . x is strictly above the threshold."
+                )
             if isinstance(gate, str) and gate.lower() == "xor" and w.size >= 2:
                 message += (
                     "\nHint: no weights and threshold work for XOR of two or more inputs: "
@@ -308,6 +399,8 @@ def _weights_and_threshold(name: str, answer: Any, n_inputs: int) -> tuple[NDArr
         )
     try:
         w = np.asarray(answer[0], dtype=float)
+        if np.ndim(answer[1]) != 0:  # float() would take a one-element array
+            raise TypeError("the threshold is not one number")
         threshold = float(answer[1])
     except (TypeError, ValueError):
         raise ExerciseFailure(
@@ -348,8 +441,10 @@ def check_three_gates(and_not: Any, two_of_three: Any, implies: Any) -> None:
     Traceback (most recent call last):
     ...
     perceptron_lib.exercises.ExerciseFailure: and_not: On input (1, 0) the unit outputs \
--1 (silent) (w . x = 1.0 is not above the threshold 1.0), but x1_and_not_x2(1, 0) is \
+-1 (silent) (w . x = 1.0 equals the threshold 1.0), but x1_and_not_x2(1, 0) is \
 true, so it should output +1 (fires).
+    Hint: the input is exactly on the threshold, and there the unit stays silent:
+    it fires only when w . x is strictly above the threshold.
     """
     not_written(and_not=and_not, two_of_three=two_of_three, implies=implies)
     answers = [
