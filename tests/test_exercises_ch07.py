@@ -25,8 +25,16 @@ def test_lifted_xor_xnor_hint_only_when_every_input_is_wrong():
     with pytest.raises(ExerciseFailure, match="computes XNOR"):
         ch07.check_lifted_xor_weights([-1.0, -1.0, 2.0], 0.5)  # the blog's plane
     with pytest.raises(ExerciseFailure) as failure:
-        ch07.check_lifted_xor_weights([-1.0, -1.0, 2.0], 0.0)  # 3 wrong, one a = 0
-    assert "XNOR" not in str(failure.value)
+        ch07.check_lifted_xor_weights([-1.0, -1.0, 2.0], 0.0)  # 2 wrong, 2 with a = 0
+    message = str(failure.value)
+    assert "XNOR" not in message
+    # Issue 32: the old hint said to lower the bias, which leaves (0, 1) and (1, 0)
+    # wrong; the slip is the flipped signs.
+    assert "lowering the bias" not in message
+    assert "every input off the boundary is on the wrong side: flip the signs" in message
+    with pytest.raises(ExerciseFailure) as failure:  # OR's plane: (1, 1) wrong, b = 0
+        ch07.check_lifted_xor_weights([1.0, 0.0, 0.0], 0.0)
+    assert "Hint" not in str(failure.value)
     with pytest.raises(ExerciseFailure, match="three weights"):
         ch07.check_lifted_xor_weights([1.0, 1.0], 0.0)
 
@@ -51,12 +59,12 @@ def test_lifted_xor_margin_zero_is_not_a_separator():
 
 def poly2_features(x):
     x = np.asarray(x, dtype=float)
-    j, k = np.triu_indices(len(x), k=1)
-    return np.concatenate([[1.0], np.sqrt(2) * x, x**2, np.sqrt(2) * x[j] * x[k]])
+    first, second = np.triu_indices(len(x), k=1)  # every pair j < l
+    return np.concatenate([[1.0], np.sqrt(2) * x, x**2, np.sqrt(2) * x[first] * x[second]])
 
 
 def all_ordered_products(x):
-    # A different right answer: every ordered product x_j x_k, no sqrt(2) needed there.
+    # A different right answer: every ordered product x_j x_l, no sqrt(2) needed there.
     x = np.asarray(x, dtype=float)
     return np.concatenate([[1.0], np.sqrt(2) * x, np.outer(x, x).ravel()])
 
@@ -172,3 +180,33 @@ def test_two_layer_output_built_for_bits_gets_its_hint():
     assert "w_out = [0.5, 0.5] and b_out = 0.5" in message
     # The suggested fix is right.
     ch07.check_two_layer_network([[1, 1], [-1, -1]], [-1.5, 0.5], [0.5, 0.5], 0.5)
+
+
+def test_two_layer_tie_at_zero_gets_the_boundary_hint():
+    # OR(AND, NOR) with b_out = 0: g1 + g2 = 0 on (0, 0) and (1, 1) gives a = 0, which
+    # predicts -1. The old check gave the hint for hidden outputs 0/1 instead.
+    with pytest.raises(ExerciseFailure) as failure:
+        ch07.check_two_layer_network([[1, 1], [-1, -1]], [-1.5, 0.5], [1, 1], 0)
+    message = str(failure.value)
+    assert "output activation w_out . g + b_out is exactly 0, and a = 0 predicts -1" in message
+    assert "for example to 1.0" in message and "hidden outputs 0 and 1" not in message
+    ch07.check_two_layer_network([[1, 1], [-1, -1]], [-1.5, 0.5], [1, 1], 1.0)  # the fix
+
+
+# -- input shapes ----------------------------------------------------------------------
+
+
+def test_a_bias_given_as_a_list_and_a_coef_row_are_accepted(capsys):
+    # Issue 32: b=[-0.5] raised a raw TypeError; coef_ of shape (1, 3) was rejected.
+    ch07.check_lifted_xor_weights([1.0, 1.0, -2.0], [-0.5])
+    ch07.check_lifted_xor_weights(np.array([[1.0, 1.0, -2.0]]), np.array([-0.5]))
+    ch07.check_two_layer_network([[1, 1], [-1, -1]], [-1.5, 0.5], [[1, 1]], [1])
+    assert capsys.readouterr().out.count("are right") == 3
+
+
+@pytest.mark.parametrize("bias", [[1.0, 2.0], "a half", None])
+def test_a_bias_that_is_not_one_number_is_named(bias):
+    with pytest.raises(ExerciseFailure, match="b must be one number"):
+        ch07.check_lifted_xor_weights([1.0, 1.0, -2.0], bias)
+    with pytest.raises(ExerciseFailure, match="b_out must be one number"):
+        ch07.check_two_layer_network([[1, 1], [-1, -1]], [-1.5, 0.5], [1, 1], bias)

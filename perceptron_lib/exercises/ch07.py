@@ -31,6 +31,30 @@ def _bits(row: np.ndarray) -> str:
     return ", ".join(str(int(v)) for v in row)
 
 
+def _number(name: str, value: Any) -> float:
+    """One number: a float, an int or a sequence of length 1 such as ``[-0.5]``."""
+    try:
+        array = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ExerciseFailure(f"{name} must be one number; got {value!r}.") from None
+    if array.size != 1 or not np.isfinite(array).all():
+        raise ExerciseFailure(f"{name} must be one number; got {value!r}.")
+    return float(array.reshape(()))
+
+
+def _vector(name: str, value: Any) -> np.ndarray:
+    """A 1-d array of numbers; a (1, n) array such as scikit-learn's ``coef_`` is flattened."""
+    try:
+        array = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ExerciseFailure(f"{name} must be a list of numbers; got {value!r}.") from None
+    if not np.isfinite(array).all():
+        raise ExerciseFailure(f"{name} must hold finite numbers; got {value!r}.")
+    if array.ndim == 2 and array.shape[0] == 1:
+        return array[0]  # scikit-learn's coef_ has shape (1, n_features)
+    return np.atleast_1d(array)
+
+
 # -- XOR with the feature x3 = x1 AND x2 -------------------------------------------
 
 
@@ -69,48 +93,59 @@ def check_lifted_xor_weights(w: ArrayLike, b: float) -> None:
     off (0, 0) and (1, 1), for example by lowering the bias.
     """
     not_written(w=w, b=b)
-    w = np.asarray(w, dtype=float)
+    w = _vector("w", w)
     if w.shape != (3,):
         raise ExerciseFailure(
             f"w must hold three weights, for x1, x2 and x1 AND x2; got shape {w.shape}."
         )
-    b = float(b)
+    b = _number("b", b)
     lifted = np.column_stack([_INPUTS, _INPUTS[:, 0] * _INPUTS[:, 1]])
     activations = lifted @ w + b
     y = logic_gate("xor")[1]  # -1 and +1
     wanted = y > 0
-    fires = activations > 0
+    boundary = activations == 0
+    wrong = y * activations < 0  # on the wrong side, off the boundary
     for row, a, label in zip(lifted, activations, y, strict=True):
         if label * a > 0:
             continue
         x1, x2, x3 = (int(v) for v in row)
         want = label > 0
+        on_boundary = " and ".join(f"({int(r[0])}, {int(r[1])})" for r in lifted[boundary])
         if a == 0:
-            boundary = activations == 0
-            on_boundary = " and ".join(f"({int(r[0])}, {int(r[1])})" for r in lifted[boundary])
-            # Only negatives on the boundary: lowering the bias moves them all off it.
-            advice = "" if np.any(wanted[boundary]) else ", for example by lowering the bias"
             message = (
                 f"On input ({x1}, {x2}), with x1 AND x2 = {x3}, the activation is "
                 "exactly 0: the input lies on the boundary (margin 0), so these weights "
                 f"do not separate XOR{', although a = 0 predicts -1' if not want else ''}."
+            )
+        else:
+            fire = bool(a > 0)
+            message = (
+                f"On input ({x1}, {x2}), with x1 AND x2 = {x3}, the activation is "
+                f"{describe(float(a))} {'>' if fire else '<='} 0, so the unit predicts "
+                f"{'+1' if fire else '-1'}, but {x1} XOR {x2} = {int(want)} "
+                f"(it should predict {'+1' if want else '-1'})."
+            )
+        if not np.any(wrong):
+            # Confirmed: the boundary inputs are the only ones not separated. Only
+            # negatives there: lowering the bias moves them all off it.
+            advice = "" if np.any(wanted[boundary]) else ", for example by lowering the bias"
+            message += (
                 "\nHint: a separator needs y (w . x + b) > 0 on every input; move the "
                 f"boundary off {on_boundary}{advice}."
             )
-            raise ExerciseFailure(message)
-        fire = bool(a > 0)
-        message = (
-            f"On input ({x1}, {x2}), with x1 AND x2 = {x3}, the activation is "
-            f"{describe(float(a))} {'>' if fire else '<='} 0, so the unit predicts "
-            f"{'+1' if fire else '-1'}, but {x1} XOR {x2} = {int(want)} "
-            f"(it should predict {'+1' if want else '-1'})."
-        )
-        # Confirmed: every input on the wrong side and none on the boundary.
-        if np.all(fires != wanted) and np.all(activations != 0):
-            message += (
-                "\nHint: every input is wrong, so your unit computes XNOR: "
-                "flip the signs of all weights and of the bias."
-            )
+        elif np.all(wrong | boundary):
+            # Confirmed: every input off the boundary is on the wrong side.
+            if np.any(boundary):
+                message += (
+                    "\nHint: every input off the boundary is on the wrong side: flip the "
+                    "signs of all weights and of the bias; then move the boundary off "
+                    f"{on_boundary} too."
+                )
+            else:
+                message += (
+                    "\nHint: every input is wrong, so your unit computes XNOR: "
+                    "flip the signs of all weights and of the bias."
+                )
         raise ExerciseFailure(message)
     print("All 4 inputs of XOR are right with the feature x1 AND x2.")
 
@@ -173,9 +208,10 @@ def check_poly2_features(poly2_features: Callable[[ArrayLike], ArrayLike]) -> No
     >>> import numpy as np
     >>> def poly2_features(x):
     ...     x = np.asarray(x, dtype=float)
-    ...     j, k = np.triu_indices(len(x), k=1)
+    ...     first, second = np.triu_indices(len(x), k=1)  # every pair of features
     ...     root2 = np.sqrt(2)
-    ...     return np.concatenate([[1.0], root2 * x, x**2, root2 * x[j] * x[k]])
+    ...     pairs = root2 * x[first] * x[second]
+    ...     return np.concatenate([[1.0], root2 * x, x**2, pairs])
     >>> check_poly2_features(poly2_features)
     All 6 checks passed for feature_dot.
     """
@@ -240,7 +276,8 @@ def _count_hint(arguments: Mapping[str, Any], got: Any, expected: int) -> list[s
 def check_conjunction_count(n_conjunctions: Callable[[int, int], int]) -> None:
     """Check ``n_conjunctions(D, k)``: conjunctions of 1 to k distinct features of D.
 
-    That is ``C(D, 1) + C(D, 2) + ... + C(D, k)`` (terms with ``k > D`` are 0).
+    That is ``C(D, 1) + C(D, 2) + ... + C(D, k)`` (terms of order above ``D`` are 0).
+    The check calls ``n_conjunctions`` with positional arguments.
 
     Examples
     --------
@@ -322,9 +359,14 @@ def check_two_layer_network(
     b_out = 0.5 compute the same thing (or any positive multiple of them).
     """
     not_written(W_hidden=W_hidden, b_hidden=b_hidden, w_out=w_out, b_out=b_out)
-    W_hidden = np.atleast_2d(np.asarray(W_hidden, dtype=float))
-    b_hidden = np.atleast_1d(np.asarray(b_hidden, dtype=float))
-    w_out = np.atleast_1d(np.asarray(w_out, dtype=float))
+    try:
+        W_hidden = np.atleast_2d(np.asarray(W_hidden, dtype=float))
+    except (TypeError, ValueError):
+        raise ExerciseFailure(
+            f"W_hidden must be rows of numbers, one row per hidden unit; got {W_hidden!r}."
+        ) from None
+    b_hidden = _vector("b_hidden", b_hidden)
+    w_out = _vector("w_out", w_out)
     n_hidden = W_hidden.shape[0]
     if W_hidden.shape != (n_hidden, 2) or b_hidden.shape != (n_hidden,):
         raise ExerciseFailure(
@@ -336,7 +378,7 @@ def check_two_layer_network(
         raise ExerciseFailure(
             f"w_out needs one weight per hidden unit ({n_hidden}), got {w_out.shape}."
         )
-    b_out = float(b_out)
+    b_out = _number("b_out", b_out)
     name = gate.lower()
     truth = logic_gate("xor")[1] < 0 if name == "xnor" else logic_gate(name)[1] > 0
     wanted = np.where(truth, 1, -1)
@@ -353,7 +395,19 @@ def check_two_layer_network(
         )
         # The same network read with hidden outputs 0/1 (h = (g + 1) / 2).
         as_bits = _step((hidden + 1) / 2 @ w_out + b_out)
-        if np.array_equal(as_bits, wanted):
+        failing = output != wanted
+        negatives = activation[wanted < 0]
+        if np.all(activation[failing] == 0) and np.all(negatives < 0):
+            # Confirmed: the failing inputs are exactly on the output's boundary (they
+            # all want +1, since a = 0 predicts -1), and raising b_out by less than the
+            # smallest gap below 0 keeps every negative right.
+            raised = b_out + (float(-negatives.max()) / 2 if negatives.size else 1.0)
+            message += (
+                "\nHint: on the failing inputs the output activation "
+                "w_out . g + b_out is exactly 0, and a = 0 predicts -1: a unit fires "
+                f"only when a > 0. Raise b_out, for example to {describe(raised)}."
+            )
+        elif np.array_equal(as_bits, wanted):
             # w . h + b = (w / 2) . g + (b + sum(w) / 2): the same unit for g = +-1.
             w_pm, b_pm = w_out / 2, b_out + w_out.sum() / 2
             message += (
