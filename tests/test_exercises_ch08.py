@@ -49,7 +49,7 @@ def first_mistake(X, y, w, b, start):
 
 def test_first_mistake_right_answer_passes(capsys):
     ch08.check_first_mistake(first_mistake)
-    assert "All 11 checks passed for first_mistake." in capsys.readouterr().out
+    assert "All 12 checks passed for first_mistake." in capsys.readouterr().out
 
 
 def strict(X, y, w, b, start):
@@ -68,10 +68,28 @@ def minus_one(X, y, w, b, start):
     return -1 if found == len(y) else found
 
 
+def wrong_prediction(X, y, w, b, start):
+    # The prediction rule (+1 if a > 0, else -1) instead of the training test y * a <= 0.
+    for i in range(start, len(y)):
+        if (1 if np.dot(w, X[i]) + b > 0 else -1) != y[i]:
+            return i
+    return len(y)
+
+
+def wrong_prediction_at_zero(X, y, w, b, start):
+    # The same, predicting +1 when a >= 0.
+    for i in range(start, len(y)):
+        if (1 if np.dot(w, X[i]) + b >= 0 else -1) != y[i]:
+            return i
+    return len(y)
+
+
 @pytest.mark.parametrize(
     ("wrong", "hint"),
     [
         (strict, "not < 0"),
+        (wrong_prediction, "the prediction rule counts a = 0 with y = -1 as right"),
+        (wrong_prediction_at_zero, "you predicted \\+1 when a >= 0"),
         (from_zero, "start looking at index start"),
         (minus_one, "return len\\(y\\)"),
     ],
@@ -99,7 +117,7 @@ def mix(weights, mistakes, mixing):
 
 def test_mix_right_answer_passes(capsys):
     ch08.check_mix(mix)
-    assert "All 8 checks passed for mix." in capsys.readouterr().out
+    assert "All 10 checks passed for mix." in capsys.readouterr().out
 
 
 def always_uniform(weights, mistakes, mixing):
@@ -120,9 +138,16 @@ def zero_round_loses_weights(weights, mistakes, mixing):
     return (k / total if total else k) @ np.asarray(weights, dtype=float)
 
 
+def uniform_sum(weights, mistakes, mixing):
+    if mixing == "weighted":
+        return mix(weights, mistakes, mixing)
+    return np.asarray(weights, dtype=float).sum(axis=0)
+
+
 @pytest.mark.parametrize(
     ("wrong", "hint"),
     [
+        (uniform_sum, "by the number of shards S"),
         (always_uniform, "this is the uniform mix"),
         (not_normalised, "must add up to 1"),
         (zero_round_loses_weights, "in a round without mistakes \\(total 0\\) mix uniformly"),
@@ -130,6 +155,34 @@ def zero_round_loses_weights(weights, mistakes, mixing):
 )
 def test_mix_slips_get_their_hint(wrong, hint):
     with pytest.raises(ExerciseFailure, match=hint):
+        ch08.check_mix(wrong)
+
+
+def median_of_rows(weights, mistakes, mixing):
+    if mixing == "weighted":
+        return mix(weights, mistakes, mixing)
+    return np.median(np.asarray(weights, dtype=float), axis=0)
+
+
+def first_and_last(weights, mistakes, mixing):
+    if mixing == "weighted":
+        return mix(weights, mistakes, mixing)
+    weights = np.asarray(weights, dtype=float)
+    return (weights[0] + weights[-1]) / 2
+
+
+def zero_round_by_coordinates(weights, mistakes, mixing):
+    weights = np.asarray(weights, dtype=float)
+    k = np.asarray(mistakes, dtype=float)
+    if mixing == "weighted" and k.sum() == 0:
+        return weights.sum(axis=0) / weights.shape[1]  # the coordinates, not the shards
+    return mix(weights, mistakes, mixing)
+
+
+@pytest.mark.parametrize("wrong", [median_of_rows, first_and_last, zero_round_by_coordinates])
+def test_mix_rejects_answers_that_agree_on_two_shards(wrong):
+    # Each equals the mean on one or two rows, or when rows and coordinates are as many.
+    with pytest.raises(ExerciseFailure):
         ch08.check_mix(wrong)
 
 

@@ -100,6 +100,15 @@ def _first_at_or_after(scores: NDArray, start: int, *, strict: bool = False) -> 
     return int(start + wrong[0]) if wrong.size else scores.shape[0]
 
 
+def _first_wrong_prediction(
+    activations: NDArray, y: NDArray, start: int, *, positive_at_zero: bool
+) -> int:
+    """The slip "a mistake is a wrong prediction": a = 0 predicted +1 or -1, never a tie."""
+    predicted = np.where(activations >= 0 if positive_at_zero else activations > 0, 1.0, -1.0)
+    wrong = np.flatnonzero(predicted[start:] != y[start:])
+    return int(start + wrong[0]) if wrong.size else y.shape[0]
+
+
 def _first_mistake_hint(arguments: Mapping[str, Any], got: Any, expected: int) -> list[str]:
     X = np.asarray(arguments["X"], dtype=float)
     y = np.asarray(arguments["y"], dtype=float)
@@ -116,6 +125,18 @@ def _first_mistake_hint(arguments: Mapping[str, Any], got: Any, expected: int) -
                 _first_at_or_after(scores, start, strict=True),
                 "an example exactly on the boundary (y a = 0) is a mistake too: test "
                 "y * a <= 0, not < 0.",
+            ),
+            (
+                _first_wrong_prediction(X @ w + b, y, start, positive_at_zero=True),
+                "you predicted +1 when a >= 0 and counted a mistake when the prediction "
+                "differs from y, so an example with a = 0 and y = +1 passes; training "
+                "counts every y * a <= 0 as a mistake, a = 0 included, for either label.",
+            ),
+            (
+                _first_wrong_prediction(X @ w + b, y, start, positive_at_zero=False),
+                "you counted a mistake when the prediction (+1 if a > 0, else -1) "
+                "differs from y; the prediction rule counts a = 0 with y = -1 as right, "
+                "but training counts every y * a <= 0 as a mistake, a = 0 included.",
             ),
             (
                 _first_at_or_after(scores, 0),
@@ -145,6 +166,8 @@ _FIRST_MISTAKE_CASES = [
         ([[2.0]], [1], [1.0], -2.0, 0),  # a = 0 exactly, through the bias: a mistake
         ([[1.0], [-1.0]], [1, 1], [1.0], 0.0, 0),
         ([[1.0], [0.0]], [1, 1], [1.0], 0.0, 0),  # a = 0 exactly: a mistake
+        # a = 0 with y = -1: a mistake, though the prediction rule (-1) gets it right
+        ([[1.0], [0.0]], [1, -1], [1.0], 0.0, 0),
         ([[-1.0], [2.0], [-3.0]], [1, 1, 1], [1.0], 0.0, 1),  # the mistake before start
         ([[-1.0], [2.0], [1.0]], [1, -1, 1], [1.0], 1.5, 1),
         ([[1.0, 2.0], [2.0, -1.0], [0.5, 0.5]], [1, -1, 1], [1.0, 1.0], -0.5, 0),
@@ -171,7 +194,7 @@ def check_first_mistake(first_mistake: Callable[..., int]) -> None:
     ...             return i
     ...     return len(y)
     >>> check_first_mistake(first_mistake)
-    All 11 checks passed for first_mistake.
+    All 12 checks passed for first_mistake.
     """
     check_function(
         first_mistake,
@@ -218,8 +241,9 @@ def _mix_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> list[str
             ),
             (
                 never_divided,
-                "the weights mu_i must add up to 1: divide the mistakes by their total, "
-                "and in a round without mistakes (total 0) mix uniformly.",
+                "the weights mu_i must add up to 1: the uniform mix (and the mix of a "
+                "round without mistakes) divides the sum of the rows by the number of "
+                "shards S, mu_i = 1 / S; the weighted mix divides the mistakes by their total.",
             ),
             (
                 undefined
@@ -242,6 +266,10 @@ _MIX_CASES = [
         ([[2.0, 2.0], [2.0, 2.0]], [0, 0], "weighted"),
         ([[1.0, 3.0], [3.0, 1.0]], [0, 0], "weighted"),
         ([[1.0, -1.0, 0.5], [3.0, 1.0, -0.5], [0.0, 0.0, 4.0]], [2, 0, 6], "weighted"),
+        # 3 shards of 2 coordinates: the mean is neither the median, nor the mean of
+        # the first and last rows, nor the sum divided by the number of coordinates
+        ([[1.0, 2.0], [0.0, 3.0], [5.0, 1.0]], [1, 2, 1], "uniform"),
+        ([[1.0, 2.0], [4.0, 0.0], [1.0, 4.0]], [0, 0, 0], "weighted"),
     ]
 ]
 
@@ -264,6 +292,6 @@ def check_mix(mix: Callable[[ArrayLike, ArrayLike, str], NDArray]) -> None:
     ...         k = np.ones_like(k)
     ...     return (k / k.sum()) @ np.asarray(weights, dtype=float)
     >>> check_mix(mix)
-    All 8 checks passed for mix.
+    All 10 checks passed for mix.
     """
     check_function(mix, _reference_mix, _MIX_CASES, name="mix", hint=_mix_hint)
