@@ -13,7 +13,6 @@ import itertools
 import math
 import re
 from collections.abc import Callable, Mapping
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -245,25 +244,18 @@ def _output(fires: bool) -> str:
     return "+1 (fires)" if fires else "-1 (silent)"
 
 
-def _exact(value: float) -> Fraction:
-    """The decimal a float prints as (``0.1``, not the binary number nearest to it), exactly.
+def _on_threshold(total: float, threshold: float, scale: float) -> bool:
+    """Whether a weighted sum is the threshold up to rounding.
 
-    Sums of these are exact, so an input whose weighted sum is the threshold
-    in the decimals the student typed is on the threshold: ``0.1 + 0.2`` is
-    ``0.3``, while in floating point it is 0.30000000000000004, above 0.3.
+    A student's numbers are decimals (``0.1``) or fractions (``1/6``) that
+    floating point cannot hold exactly, so a sum meant to equal the threshold
+    can land a few units of the last place above or below it (``0.1 + 0.2`` is
+    0.30000000000000004). Such a sum is read as *on* the threshold, where the
+    unit stays silent, whichever side rounding put it on: the difference must
+    exceed ``1e-12`` of the size of the numbers involved to count (a real gap,
+    such as a threshold of 0.2999999999 against a sum of 0.3, does).
     """
-    return Fraction(repr(float(value)))
-
-
-def _decimal_text(value: Fraction) -> str:
-    """Write an exact sum of decimals in full, for two values that print alike."""
-    numerator, denominator, digits = value.numerator, value.denominator, 0
-    while denominator != 1:  # a sum of decimals: the denominator divides a power of 10
-        numerator, digits = numerator * 10, digits + 1
-        common = math.gcd(numerator, denominator)
-        numerator, denominator = numerator // common, denominator // common
-    sign, text = "-" if numerator < 0 else "", str(abs(numerator)).rjust(digits + 1, "0")
-    return f"{sign}{text[:-digits]}.{text[-digits:]}" if digits else f"{sign}{text}.0"
+    return abs(total - threshold) <= 1e-12 * max(1.0, abs(threshold), scale)
 
 
 def _threshold_number(threshold: Any) -> float:
@@ -293,10 +285,11 @@ def check_gate_weights(
     outputs +1 exactly on the rows where the gate is true. Every row is tried
     in order; the first row where the unit is wrong is reported.
 
-    The sums are exact, in the decimals the numbers print as: with weights
-    ``[0.1, 0.2]`` the input ``(1, 1)`` sums to 0.3, exactly on a threshold
-    of 0.3, so the unit stays silent there (floating point would round the
-    sum to 0.30000000000000004, above the threshold).
+    A sum within rounding of the threshold (closer than ``1e-12`` of the size
+    of the numbers) counts as on it: with weights ``[0.1, 0.2]`` the input
+    ``(1, 1)`` sums to 0.3, exactly the threshold 0.3, so the unit stays
+    silent there, although floating point rounds the sum to
+    0.30000000000000004; likewise ``[1/6] * 6`` on two inputs against ``2/6``.
 
     Parameters
     ----------
@@ -346,27 +339,26 @@ def check_gate_weights(
         raise ExerciseFailure(f"The weights must be finite numbers; got {describe(w)}.")
     threshold = _threshold_number(threshold)
     X, target, name = _truth_table(gate, w.size)
-    exact_w, exact_threshold = [_exact(w_d) for w_d in w], _exact(threshold)
+    scale = float(np.abs(w).sum())
     for row, wanted in zip(X, target, strict=True):
-        total = sum(
-            (w_d for w_d, bit in zip(exact_w, row.tolist(), strict=True) if bit), Fraction(0)
-        )
-        fires = total > exact_threshold
+        total = math.fsum(w_d for w_d, bit in zip(w.tolist(), row.tolist(), strict=True) if bit)
+        tie = _on_threshold(total, threshold, scale)
+        fires = total > threshold and not tie
         if fires != wanted:
             bits = ", ".join(str(bit) for bit in row.tolist())
-            comparison = (
-                "is above" if fires else "equals" if total == exact_threshold else "is not above"
-            )
-            total_text, threshold_text = describe(float(total)), describe(threshold)
-            if total != exact_threshold and total_text == threshold_text:  # print in full
-                total_text, threshold_text = _decimal_text(total), _decimal_text(exact_threshold)
+            comparison = "is above" if fires else "equals" if tie else "is not above"
+            total_text, threshold_text = describe(total), describe(threshold)
+            if tie:  # equal up to rounding: print the threshold for both
+                total_text = threshold_text
+            elif total_text == threshold_text:  # close but apart: print both in full
+                total_text, threshold_text = f"{total:.12g}", f"{threshold:.12g}"
             message = (
                 f"On input ({bits}) the unit outputs {_output(fires)} "
                 f"(w . x = {total_text} {comparison} the threshold "
                 f"{threshold_text}), but {name}({bits}) is "
                 f"{'true' if wanted else 'false'}, so it should output {_output(wanted)}."
             )
-            if total == exact_threshold:  # wanted fires: the student's tie rule is >=
+            if tie:  # wanted fires: the student's tie rule is >=
                 message += (
                     "\nHint: the input is exactly on the threshold, and there the unit stays "
                     "silent: it fires only when w . x is strictly above the threshold."
