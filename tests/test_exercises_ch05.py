@@ -20,7 +20,7 @@ def lifted_quantities(X, y, w, b):
 
 def test_right_lifted_quantities_pass(capsys):
     ch05.check_lifted_quantities(lifted_quantities)
-    assert capsys.readouterr().out == "All 8 checks passed for lifted_quantities.\n"
+    assert capsys.readouterr().out == "All 9 checks passed for lifted_quantities.\n"
 
 
 def test_forgotten_lift_in_the_radius_gets_its_hint():
@@ -77,7 +77,7 @@ def scaled_bound(X, y, w, b, s):
 
 def test_right_scaled_bound_passes(capsys):
     ch05.check_scaled_bound(scaled_bound)
-    assert capsys.readouterr().out == "All 8 checks passed for scaled_bound.\n"
+    assert capsys.readouterr().out == "All 9 checks passed for scaled_bound.\n"
 
 
 def test_bias_not_divided_by_s_gets_its_hint():
@@ -189,7 +189,7 @@ def test_own_helper_with_the_library_name_is_accepted(capsys):
         "    return R, gamma, (R / gamma) ** 2\n"
     )
     ch05.check_lifted_quantities(cell["lifted_quantities"])
-    assert capsys.readouterr().out == "All 8 checks passed for lifted_quantities.\n"
+    assert capsys.readouterr().out == "All 9 checks passed for lifted_quantities.\n"
 
 
 @pytest.mark.parametrize(
@@ -246,3 +246,32 @@ def test_names_instead_of_functions_are_a_type_error():
 
     with pytest.raises(TypeError, match="not their names"):
         refuse_calls(lifted_quantities, ["lifted_radius"], name="lifted_quantities")
+
+
+@pytest.mark.parametrize("checker", ["lifted_quantities", "scaled_bound"])
+def test_a_prediction_of_plus_one_at_zero_is_refused_and_named(checker):
+    # Seed 004's tie rule: predict +1 when a >= 0, and call a matching prediction
+    # separated. A +1 example on the boundary (a = 0) is then taken as separated.
+    def separated_or_raise(X, y, w, b):
+        X, y, w = np.asarray(X, float), np.asarray(y), np.asarray(w, float)
+        if np.any(np.where(X @ w + b >= 0, 1, -1) != y):
+            raise ValueError("not a separator")
+        return y * (X @ w + b)
+
+    def lifted_quantities(X, y, w, b):
+        scores = separated_or_raise(X, y, w, b)
+        R = np.sqrt(1 + np.max(np.sum(np.asarray(X, float) ** 2, axis=1)))
+        gamma = scores.min() / np.sqrt(np.asarray(w, float) @ np.asarray(w, float) + b * b)
+        return R, gamma, (R / gamma) ** 2
+
+    def scaled_bound(X, y, w, b, s):
+        scores = separated_or_raise(X, y, w, b)
+        w = np.asarray(w, float)
+        gamma = scores.min() / np.sqrt(w @ w + (b / s) ** 2)
+        return (s * s + np.max(np.sum(np.asarray(X, float) ** 2, axis=1))) / gamma**2
+
+    answer = {"lifted_quantities": lifted_quantities, "scaled_bound": scaled_bound}[checker]
+    check = getattr(ch05, f"check_{checker}")
+    with pytest.raises(ExerciseFailure) as failure:
+        check(answer)
+    assert "has label +1" in str(failure.value) and "predicts -1" in str(failure.value)

@@ -43,8 +43,8 @@ def test_chapter_5_right_answers_pass(capsys):
     ch05.check_lifted_quantities(lifted_quantities)
     ch05.check_scaled_bound(scaled_bound)
     assert capsys.readouterr().out.splitlines() == [
-        "All 8 checks passed for lifted_quantities.",
-        "All 8 checks passed for scaled_bound.",
+        "All 9 checks passed for lifted_quantities.",
+        "All 9 checks passed for scaled_bound.",
     ]
 
 

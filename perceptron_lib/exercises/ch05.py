@@ -68,6 +68,12 @@ _PREDICTION_HINT = (
     "and a margin needs y a > 0 for every example. Test y * a <= 0, not the "
     "predictions, and raise ValueError."
 )
+_PREDICTION_AT_ZERO_HINT = (
+    "the example on the boundary (a = 0) has label +1, and your test counts it "
+    "as right, as a prediction of +1 at a = 0 would: but the course predicts -1 "
+    "there, and in any case an example on the boundary is not separated (a margin "
+    "needs y a > 0 for every example). Test y * a <= 0 and raise ValueError."
+)
 
 
 def _boundary_slip(
@@ -80,7 +86,9 @@ def _boundary_slip(
     label ``-1`` on the boundary, so the returned value cannot tell them
     apart. The mirrored case (``-y``, ``-w``, ``-b``: the same ``y a``, the
     example now labelled ``+1``) can: the strict test still accepts it, the
-    prediction rule now gets it wrong and raises.
+    prediction rule now gets it wrong and raises. Likewise for an example of
+    label ``+1`` on the boundary, accepted by the strict test and by a
+    prediction of ``+1`` at ``a = 0`` (``>=``), which the mirror tells apart.
     """
     if not isinstance(expected, ValueError) or got is None:
         return []
@@ -89,15 +97,16 @@ def _boundary_slip(
     activations = X @ w + b
     if np.min(y * activations) != 0:
         return []
-    if np.any(y[activations == 0] == 1):
-        return [_BOUNDARY_HINT]
+    labels_on_boundary = set(y[activations == 0].tolist())
+    if len(labels_on_boundary) != 1:
+        return []
     mirrored = {**arguments, "X": X.copy(), "y": -np.asarray(arguments["y"]), "w": -w, "b": -b}
     try:
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the probe's own warnings are not the student's
             answer(**mirrored)
-    except ValueError:
-        return [_PREDICTION_HINT]
+    except ValueError:  # the slip depends on the label: a comparison of predictions
+        return [_PREDICTION_HINT if labels_on_boundary == {-1.0} else _PREDICTION_AT_ZERO_HINT]
     except Exception:  # noqa: BLE001 - any other failure says nothing about the slip
         return []
     return [_BOUNDARY_HINT]
@@ -153,13 +162,14 @@ def check_lifted_quantities(
     ...     gamma = scores.min() / np.sqrt(w @ w + b * b)
     ...     return R, gamma, (R / gamma) ** 2
     >>> check_lifted_quantities(lifted_quantities)
-    All 8 checks passed for lifted_quantities.
+    All 9 checks passed for lifted_quantities.
     """
     refuse_calls(lifted_quantities, _LIBRARY_ANSWERS, name="lifted_quantities")
     three_X = [[1.0, 1.0], [0.5, 3.0], [2.0, 2.0]]
     cases = [
         _case([[1.0], [-1.0]], [1, -1], [1.0], 0.0),
         _case([[1.0], [0.0]], [1, -1], [1.0], 0.0),  # on the boundary: ValueError
+        _case([[0.0], [-1.0]], [1, -1], [1.0], 0.0),  # a +1 on the boundary: ValueError
         _case([[2.0], [0.0]], [1, -1], [1.0], -1.0),
         _case([[3.0, 4.0], [-1.0, 0.0]], [1, -1], [1.0, 0.0], 0.0),
         _case(three_X, [1, 1, -1], [-1.0, 0.0], 1.5),
@@ -228,7 +238,7 @@ def check_scaled_bound(scaled_bound: Callable[..., float]) -> None:
     ...     gamma = scores.min() / np.sqrt(w @ w + (b / s) ** 2)
     ...     return (s * s + np.max(np.sum(X**2, axis=1))) / gamma**2
     >>> check_scaled_bound(scaled_bound)
-    All 8 checks passed for scaled_bound.
+    All 9 checks passed for scaled_bound.
     """
     refuse_calls(scaled_bound, _LIBRARY_ANSWERS, name="scaled_bound")
     three_X = [[1.0, 1.0], [0.5, 3.0], [2.0, 2.0]]
@@ -238,6 +248,7 @@ def check_scaled_bound(scaled_bound: Callable[..., float]) -> None:
         _case([[2.0], [0.0]], [1, -1], [1.0], -1.0, 0.5),
         _case([[1.0], [-1.0]], [1, -1], [1.0], 0.0, 3.0),
         _case([[2.0], [1.0]], [1, -1], [1.0], -1.0, 2.0),  # on the boundary: ValueError
+        _case([[1.0], [0.0]], [1, -1], [1.0], -1.0, 2.0),  # a +1 on the boundary: ValueError
         _case(three_X, [1, 1, -1], [-1.0, 0.0], 1.5, 10.0),
         _case(three_X, [1, 1, -1], [-1.0, 0.0], 1.5, 0.1),
         _case(three_X, [1, -1, -1], [-1.0, 0.0], 1.5, 2.0),  # not a separator: ValueError
