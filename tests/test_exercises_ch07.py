@@ -92,7 +92,7 @@ def test_right_feature_maps_pass(capsys):
                     [x[j] * x[k] for j in range(len(x)) for k in range(j + 1, len(x))],
                 ]
             ),
-            "x_j x_k (j < k) a factor sqrt(2)",
+            "x_j x_l (j < l) a factor sqrt(2)",
         ),
     ],
 )

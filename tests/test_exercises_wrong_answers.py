@@ -284,7 +284,7 @@ CHAPTER_7 = [
         ch07.check_poly2_features,
         lambda x: poly2_features(x, pairs=1.0),
         "feature_dot(x=[1.0, 2.0], z=[3.0, -1.0]) returned",
-        "give the features x_j x_k (j < k) a factor sqrt(2)",
+        "give the features x_j x_l (j < l) a factor sqrt(2)",
     ),
     (
         ch07.check_poly2_features,

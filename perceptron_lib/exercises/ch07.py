@@ -174,7 +174,7 @@ def _poly2_hint(arguments: Mapping[str, Any], got: Any, expected: float) -> list
     z = np.asarray(arguments["z"], dtype=float)
     dot = float(x @ z)
     squares = float(np.sum(x**2 * z**2))
-    cross = (dot**2 - squares) / 2  # the sum of x_j x_k z_j z_k over j < k
+    cross = (dot**2 - squares) / 2  # the sum of x_j x_l z_j z_l over j < l
     kernel = _kernel(x, z)
     return diagnose(
         got,
@@ -187,8 +187,8 @@ def _poly2_hint(arguments: Mapping[str, Any], got: Any, expected: float) -> list
             (kernel - dot, "2 x . z = (sqrt(2) x) . (sqrt(2) z): give x_j a factor sqrt(2)."),
             (
                 kernel - cross,
-                "(x . z)^2 has each cross term x_j x_k z_j z_k twice: give the features "
-                "x_j x_k (j < k) a factor sqrt(2).",
+                "(x . z)^2 has each cross term x_j x_l z_j z_l twice: give the features "
+                "x_j x_l (j < l) a factor sqrt(2).",
             ),
             (kernel - squares, "(x . z)^2 has the terms x_j^2 z_j^2: add the features x_j^2."),
             (dot**2, "that is (x . z)^2; (x . z + 1)^2 also has the terms 2 x . z and 1."),
