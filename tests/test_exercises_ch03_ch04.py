@@ -17,6 +17,52 @@ def update(w, b, x, y):
     return w, b
 
 
+def update_with_test(is_mistake):
+    # The right update with another mistake test is_mistake(w, b, x, y).
+    def wrong(w, b, x, y):
+        w, x = np.asarray(w, dtype=float), np.asarray(x, dtype=float)
+        return (w + y * x, b + y) if is_mistake(w, b, x, y) else (w, b)
+
+    return wrong
+
+
+@pytest.mark.parametrize(
+    "is_mistake",
+    [
+        lambda w, b, x, y: y * (w @ x + b) < 1,
+        lambda w, b, x, y: y * (w @ x + b) <= 0.5,
+    ],
+    ids=["y*a<1", "y*a<=0.5"],
+)
+def test_update_with_a_margin_rule_gets_the_margin_hint_only(is_mistake):
+    # No case had 0 < y * a <= 1, so margin rules passed: the case with y * a = 0.5 fails.
+    with pytest.raises(ExerciseFailure) as failure:
+        ch03.check_update(update_with_test(is_mistake))
+    message = str(failure.value)
+    assert "asks for no margin" in message
+    assert "y * a < 0" not in message and "already on its correct side" not in message
+
+
+def test_update_leaving_the_bias_out_of_the_test_gets_its_hint_not_the_strict_one():
+    # Before, the only diagnosis left was the strict test, contradicted by a case it passed.
+    with pytest.raises(ExerciseFailure) as failure:
+        ch03.check_update(update_with_test(lambda w, b, x, y: y * (w @ x) <= 0))
+    message = str(failure.value)
+    assert "not y * (w . x) <= 0" in message
+    assert "not y * a < 0" not in message
+
+
+def test_update_answering_plus_one_at_zero_gets_its_hint_not_the_strict_one():
+    def at_or_above(w, b, x, y):
+        return (1 if w @ x + b >= 0 else -1) != y
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch03.check_update(update_with_test(at_or_above))
+    message = str(failure.value)
+    assert "answering +1 at a >= 0" in message
+    assert "not y * a < 0" not in message
+
+
 def update_strict(w, b, x, y):
     w, x = np.asarray(w, dtype=float), np.asarray(x, dtype=float)
     if y * (w @ x + b) < 0:  # the classic slip: a tie is not a mistake
@@ -26,7 +72,7 @@ def update_strict(w, b, x, y):
 
 def test_right_update_passes(capsys):
     ch03.check_update(update)
-    assert capsys.readouterr().out == "All 8 checks passed for update.\n"
+    assert capsys.readouterr().out == "All 10 checks passed for update.\n"
 
 
 def test_strict_test_fails_at_zero_weights_with_a_hint():
@@ -201,6 +247,35 @@ def test_epoch_without_bias_update_gets_the_bias_hint_not_the_timing_one():
     assert "at that moment" not in message
 
 
+def test_epoch_that_adds_into_the_given_array_is_caught():
+    # The check passes arrays, as the chapter does: w += ... changes the caller's w.
+    def in_place(X, y, w, b):
+        updates = 0
+        for x, label in zip(X, y, strict=True):
+            if label * (w @ x + b) <= 0:
+                w += label * x
+                b, updates = b + label, updates + 1
+        return w, b, updates
+
+    with pytest.raises(ExerciseFailure, match="changed its argument w in place"):
+        ch03.check_epoch(in_place)
+
+
+def test_epoch_leaving_the_bias_out_of_the_test_gets_its_hint():
+    def no_bias_in_test(X, y, w, b):
+        w, updates = np.array(w, dtype=float), 0
+        for x, label in zip(np.asarray(X, dtype=float), y, strict=True):
+            if label * (w @ x) <= 0:
+                w, b, updates = w + label * x, b + label, updates + 1
+        return w, b, updates
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch03.check_epoch(no_bias_in_test)
+    message = str(failure.value)
+    assert "not y * (w . x) <= 0" in message
+    assert "not y * a < 0" not in message
+
+
 def test_epoch_counting_every_example_gets_the_counting_hint_only():
     def counts_all(X, y, w, b):
         new_w, new_b, _ = train_epoch(X, y, w, b)
@@ -223,58 +298,82 @@ def test_epoch_hints_are_not_shown_for_an_unrelated_mistake():
     assert "Hint" not in str(failure.value)
 
 
-def rosenblatt(w, b, x, d, eta):
+def rosenblatt(w, b, x, y, eta):
     w, x = np.asarray(w, dtype=float), np.asarray(x, dtype=float)
-    y = 1 if w @ x + b >= 0 else -1
-    return w + eta * (d - y) * x, b + eta * (d - y)
+    y_hat = 1 if w @ x + b >= 0 else -1
+    return w + eta * (y - y_hat) * x, b + eta * (y - y_hat)
 
 
 def test_right_rosenblatt_update_passes(capsys):
     ch03.check_rosenblatt_update(rosenblatt)
-    assert "All 6 checks passed" in capsys.readouterr().out
+    assert "All 7 checks passed" in capsys.readouterr().out
 
 
-def test_rosenblatt_with_phi_zero_negative_fails_on_the_tie():
-    def phi_zero_negative(w, b, x, d, eta):
+def test_rosenblatt_leaving_the_bias_out_of_the_output_is_caught_with_its_hint():
+    # Before, the only case with b != 0 kept the sign of w . x: this slip passed.
+    def no_bias(w, b, x, y, eta):
         w, x = np.asarray(w, dtype=float), np.asarray(x, dtype=float)
-        y = 1 if w @ x + b > 0 else -1
-        return w + eta * (d - y) * x, b + eta * (d - y)
+        y_hat = 1 if w @ x >= 0 else -1
+        return w + eta * (y - y_hat) * x, b + eta * (y - y_hat)
 
     with pytest.raises(ExerciseFailure) as failure:
-        ch03.check_rosenblatt_update(phi_zero_negative)
+        ch03.check_rosenblatt_update(no_bias)
+    message = str(failure.value)
+    assert "add the bias before the threshold" in message
+    assert "thr(0)" not in message
+
+
+def test_rosenblatt_that_adds_into_the_given_array_is_caught():
+    def in_place(w, b, x, y, eta):
+        y_hat = 1 if w @ x + b >= 0 else -1
+        w += eta * (y - y_hat) * x
+        return w, b + eta * (y - y_hat)
+
+    with pytest.raises(ExerciseFailure, match="changed its argument w in place"):
+        ch03.check_rosenblatt_update(in_place)
+
+
+def test_rosenblatt_with_thr_zero_negative_fails_on_the_tie():
+    def thr_zero_negative(w, b, x, y, eta):
+        w, x = np.asarray(w, dtype=float), np.asarray(x, dtype=float)
+        y_hat = 1 if w @ x + b > 0 else -1
+        return w + eta * (y - y_hat) * x, b + eta * (y - y_hat)
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch03.check_rosenblatt_update(thr_zero_negative)
     assert str(failure.value).startswith(
-        "rosenblatt_update(w=[0.0], b=0.0, x=[2.0], d=1, eta=1.0)"
+        "rosenblatt_update(w=[0.0], b=0.0, x=[2.0], y=1, eta=1.0)"
     )
-    assert "phi(0) = +1" in str(failure.value)
+    assert "thr(0) = +1" in str(failure.value)
 
 
 def test_rosenblatt_without_eta_gets_the_eta_hint_only():
-    def no_eta(w, b, x, d, eta):
-        return rosenblatt(w, b, x, d, 1.0)
+    def no_eta(w, b, x, y, eta):
+        return rosenblatt(w, b, x, y, 1.0)
 
     with pytest.raises(ExerciseFailure) as failure:
         ch03.check_rosenblatt_update(no_eta)
     message = str(failure.value)
     assert "learning rate eta" in message
-    assert "phi(0)" not in message and "2 * d" not in message
+    assert "thr(0)" not in message and "2 * y" not in message
 
 
 def test_rosenblatt_with_step_eta_d_gets_the_factor_two_hint_only():
-    def half_step(w, b, x, d, eta):
+    def half_step(w, b, x, y, eta):
         w, x = np.asarray(w, dtype=float), np.asarray(x, dtype=float)
-        y = 1 if w @ x + b >= 0 else -1
-        return (w + eta * d * x, b + eta * d) if y != d else (w, b)
+        y_hat = 1 if w @ x + b >= 0 else -1
+        return (w + eta * y * x, b + eta * y) if y_hat != y else (w, b)
 
     with pytest.raises(ExerciseFailure) as failure:
         ch03.check_rosenblatt_update(half_step)
     message = str(failure.value)
-    assert "2 * d" in message
-    assert "phi(0)" not in message and "learning rate" not in message
+    assert "2 * y" in message
+    assert "thr(0)" not in message and "learning rate" not in message
 
 
-def test_rosenblatt_phi_hint_is_not_shown_for_an_unrelated_mistake():
-    def wrong_sign(w, b, x, d, eta):
-        new_w, new_b = rosenblatt(w, b, x, d, eta)
+def test_rosenblatt_thr_hint_is_not_shown_for_an_unrelated_mistake():
+    def wrong_sign(w, b, x, y, eta):
+        new_w, new_b = rosenblatt(w, b, x, y, eta)
         return 2 * np.asarray(w, dtype=float) - new_w, 2 * b - new_b
 
     with pytest.raises(ExerciseFailure) as failure:

@@ -95,7 +95,7 @@ def _hint_text(
     # equals nothing, a diagnosis fits exactly where its value is the student's).
     named_hint = hint
     for case in passing_cases:
-        if len(fitting) < 2:
+        if not fitting:
             break
         named = _bind(reference_function, case) or {}
         try:
@@ -103,6 +103,16 @@ def _hint_text(
             result = named_hint(named, got, _Unknown())
         except Exception:  # a hint function that cannot say: no evidence either way
             continue
-        if isinstance(result, list | tuple | set):
+        if not isinstance(result, list | tuple | set):
+            continue
+        if len(fitting) >= 2:  # narrowing down: keep the diagnoses that fit this case
             fitting &= set(result)
+        # Even a single diagnosis is checked, where the hint function says which of its
+        # diagnoses model a whole function (a list with a ``considered`` attribute, the
+        # hints weighed on this case): one of those that does not reproduce the
+        # student's right answer here is contradicted, so it is no hint but a guess.
+        # Other diagnoses may model the failing cases only: a passing case where they
+        # are missing says nothing against them.
+        considered = getattr(result, "considered", ())
+        fitting -= {text for text in considered if text not in result}
     return fitting.pop() if len(fitting) == 1 else None
