@@ -20,17 +20,22 @@ from . import check_function
 __all__ = ["check_best_pass", "check_criterion", "check_criterion_gradient"]
 
 # Small cases shared by the two loss checks: a tie at zero weights, a point on
-# the wrong side, a separating (w, b), the seeds' three examples.
+# the wrong side, a separating (w, b), the seeds' three examples. They are NumPy
+# arrays, as in the chapter, so that both a NumPy answer (X @ w) and a plain
+# Python one (zip, sum) work; each call gets its own copy (check_function).
 _THREE_X = [[1.0, 1.0], [0.5, 3.0], [2.0, 2.0]]
 _THREE_Y = [1, 1, -1]
 _LOSS_CASES = [
-    ([1.0], 0.0, [[2.0]], [1]),
-    ([1.0], 0.0, [[2.0]], [-1]),
-    ([0.0, 0.0], 0.0, [[1.0, 3.0], [2.0, 3.0]], [1, -1]),
-    ([1.0, 0.0], 0.0, [[2.0, 1.0], [-1.0, 3.0]], [1, 1]),
-    ([-1.0, 0.0], 1.5, _THREE_X, _THREE_Y),
-    ([1.0, 0.0], -1.5, _THREE_X, _THREE_Y),
-    ([0.5, -1.0, 2.0], 0.25, [[1.0, 2.0, -1.0], [0.0, 1.0, 1.0], [2.0, 0.0, 0.0]], [1, -1, 1]),
+    tuple(np.array(value) if isinstance(value, list) else value for value in case)
+    for case in [
+        ([1.0], 0.0, [[2.0]], [1]),
+        ([1.0], 0.0, [[2.0]], [-1]),
+        ([0.0, 0.0], 0.0, [[1.0, 3.0], [2.0, 3.0]], [1, -1]),
+        ([1.0, 0.0], 0.0, [[2.0, 1.0], [-1.0, 3.0]], [1, 1]),
+        ([-1.0, 0.0], 1.5, _THREE_X, _THREE_Y),
+        ([1.0, 0.0], -1.5, _THREE_X, _THREE_Y),
+        ([0.5, -1.0, 2.0], 0.25, [[1.0, 2.0, -1.0], [0.0, 1.0, 1.0], [2.0, 0.0, 0.0]], [1, -1, 1]),
+    ]
 ]
 
 
@@ -40,18 +45,45 @@ def _reference_criterion(w: ArrayLike, b: float, X: ArrayLike, y: ArrayLike) -> 
 
 def _criterion_hint(arguments: Mapping[str, Any], got: Any, expected: float) -> str | None:
     w, b, X, y = (np.asarray(arguments[key], dtype=float) for key in ("w", "b", "X", "y"))
-    margins = y * (X @ w + b)
+    activations = X @ w + b
+    margins = y * activations
     try:
         got = float(got)
     except (TypeError, ValueError):
         return "return one number, the mean over all examples."
-    if np.isclose(got, np.maximum(0.0, -margins).sum()) and X.shape[0] > 1:
+    n, mistakes = X.shape[0], int(np.count_nonzero(margins <= 0))
+    charged = np.maximum(0.0, -margins).sum()
+    if 0 < mistakes < n and np.isclose(got, charged / mistakes):
+        # With one mistake this is also the plain sum: the hint covers both slips.
+        return "divide the sum by the number of examples n, not by the number of mistakes" + (
+            " (here 1)." if mistakes == 1 else "."
+        )
+    if np.isclose(got, charged) and n > 1:
         return "divide the sum by the number of examples n."
-    if np.isclose(got, np.maximum(0.0, margins).mean()):
+    if np.isnan(got) and mistakes == 0:
+        return (
+            "no example is a mistake here, so the criterion is 0: divide the sum by the "
+            "number of examples n, not by the number of mistakes (here 0)."
+        )
+    # Two slips charge correctly classified examples: the mean of |w . x + b| over all
+    # examples, and the mean of max(0, +y (w . x + b)). Where both fit, say what they share.
+    absolute = np.isclose(got, np.abs(activations).mean())
+    signed = np.isclose(got, np.maximum(0.0, margins).mean())
+    if absolute and signed:
+        return (
+            "a correctly classified example, with y (w . x + b) > 0, costs nothing: only "
+            "mistakes are charged, each max(0, -y (w . x + b))."
+        )
+    if absolute:
+        return (
+            "that charges every example |w . x + b|; a correctly classified one, with "
+            "y (w . x + b) > 0, costs nothing: charge max(0, -y (w . x + b))."
+        )
+    if signed:
         return (
             "mind the sign: a misclassified example has y (w . x + b) <= 0 and costs its negative."
         )
-    wrong_predictions = np.mean(np.where(X @ w + b > 0, 1.0, -1.0) != y)
+    wrong_predictions = np.mean(np.where(activations > 0, 1.0, -1.0) != y)
     if np.isclose(got, np.mean(margins <= 0)) or np.isclose(got, wrong_predictions):
         return (
             "that counts mistakes (the 0/1 loss); charge each mistake "
@@ -88,10 +120,27 @@ def _gradient_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> str
     if grad_w.shape == expected[0].shape:
         if np.allclose(grad_w, -expected[0]) and np.any(expected[0]):
             return "the sign is flipped: each mistake contributes -y x, not +y x."
-        if n > 1 and np.allclose(grad_w, n * expected[0]) and np.any(expected[0]):
-            return "divide the sum by the number of examples n."
     X, y = np.asarray(arguments["X"], dtype=float), np.asarray(arguments["y"], dtype=float)
     margins = y * (X @ np.asarray(arguments["w"], dtype=float) + arguments["b"])
+    mistakes = int(np.count_nonzero(margins <= 0))
+    if (
+        0 < mistakes < n
+        and grad_w.shape == expected[0].shape
+        and np.allclose(grad_w, n / mistakes * expected[0])
+        and np.isclose(float(got[1]), n / mistakes * expected[1])
+    ):
+        # With one mistake this is also the plain sum: the hint covers both slips.
+        return "divide the sum by the number of examples n, not by the number of mistakes" + (
+            " (here 1)." if mistakes == 1 else "."
+        )
+    if grad_w.shape == expected[0].shape:
+        if n > 1 and np.allclose(grad_w, n * expected[0]) and np.any(expected[0]):
+            return "divide the sum by the number of examples n."
+    if mistakes == 0 and np.any(np.isnan(grad_w)):
+        return (
+            "no example is a mistake here, so the gradient is 0: divide the sum by the "
+            "number of examples n, not by the number of mistakes (here 0)."
+        )
     strict = margins < 0  # the subgradient that does not count ties as mistakes
     strict_w, strict_b = -(y[strict] @ X[strict]) / n, -float(y[strict].sum()) / n
     if (
@@ -129,26 +178,57 @@ def _reference_best_pass(validation_errors: ArrayLike) -> int:
     return int(np.argmin(errors)) + 1  # argmin returns the first of equal minima
 
 
-def _last_pass_before_first_rise(errors: NDArray) -> int:
-    """The slip: stop as soon as a pass does not improve, keeping the pass before it."""
+def _stop_with_patience(errors: NDArray, patience: int) -> int:
+    """A slip: stop after ``patience`` passes in a row without a new smallest error.
+
+    It returns the best pass so far, and misses a smaller error that comes
+    later. With ``patience=1`` it stops at the first pass that does not improve.
+    """
+    best, without = 0, 0
     for e in range(1, errors.size):
-        if errors[e] >= errors[e - 1]:  # pass e + 1 does not improve on pass e
+        if errors[e] < errors[best]:
+            best, without = e, 0
+        else:
+            without += 1
+            if without == patience:
+                break
+    return best + 1
+
+
+def _pass_before_first_strict_rise(errors: NDArray) -> int:
+    """A slip: stop at the first pass whose error is larger than the one before."""
+    for e in range(1, errors.size):
+        if errors[e] > errors[e - 1]:  # pass e + 1 is worse than pass e
             return e
     return errors.size
 
 
 def _best_pass_hint(arguments: Mapping[str, Any], got: Any, expected: int) -> str | None:
     errors = np.asarray(arguments["validation_errors"], dtype=float)
-    first_stop = _last_pass_before_first_rise(errors)
-    if got == first_stop != expected:
+    stops = {_stop_with_patience(errors, patience) for patience in range(1, errors.size)}
+    if got in stops and got != expected:
+        later = int(np.argmin(errors)) + 1
         return (
-            f"the error stops falling after pass {first_stop} but falls again later: "
-            "early stopping keeps the pass with the smallest error among all the passes "
-            "made, not the last pass before the first rise."
+            f"the error stops falling after pass {got} but falls again later, to "
+            f"{errors[later - 1]:g} at pass {later}: early stopping here makes all the "
+            "passes and keeps the one with the smallest error, not the best pass before "
+            "the first rise or before a run of passes without improvement (a patience)."
+        )
+    minima = np.flatnonzero(errors == errors.min()) + 1
+    if got == _pass_before_first_strict_rise(errors) != expected:
+        tie = (
+            f"passes {', '.join(str(m) for m in minima)} share the smallest error: "
+            "stop at the earliest of them. "
+            if got in minima.tolist()
+            else ""
+        )
+        return (
+            f"{tie}Stopping where the error first rises (pass {got + 1}) and keeping the "
+            f"pass before it gives pass {got}, but early stopping keeps the earliest pass "
+            "with the smallest error."
         )
     if got == expected - 1:
         return "passes are counted from 1: the first entry is the error after pass 1."
-    minima = np.flatnonzero(errors == errors.min()) + 1
     if got in minima.tolist():
         return "several passes share the smallest error: stop at the earliest of them."
     return None
@@ -174,7 +254,9 @@ def check_best_pass(best_pass: Callable[[ArrayLike], int]) -> None:
         ([0.4, 0.2, 0.2, 0.3],),
         # The error rises after pass 2 and then falls below it: the answer is pass 4.
         ([0.3, 0.2, 0.25, 0.1],),
-        ([0.5, 0.25, 0.125, 0.1, 0.12, 0.15],),
+        # Four passes without improvement, then a new minimum at pass 8: stopping
+        # with a patience of up to four passes misses it.
+        ([0.5, 0.25, 0.2, 0.3, 0.35, 0.3, 0.25, 0.1, 0.12, 0.15],),
         ([0.3, 0.2, 0.1, 0.1, 0.1, 0.2, 0.1, 0.3],),
     ]
     check_function(best_pass, _reference_best_pass, cases, name="best_pass", hint=_best_pass_hint)
