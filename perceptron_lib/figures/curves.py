@@ -137,18 +137,18 @@ def plot_loss_profile(
     losses: Mapping[str, ArrayLike],
     ax: Axes | None = None,
     *,
-    xlabel: str = "t",
+    xlabel: str = "λ",
 ) -> Axes:
-    """Draw one or more losses along a line ``(w, b) = start + t * direction``.
+    """Draw one or more losses along a line ``(w, b) = start + λ * direction``.
 
     Parameters
     ----------
     t : array-like of shape (n_points,)
-        Positions along the line.
+        Positions λ along the line (the parameter keeps its old name ``t``).
     losses : mapping of str to array-like of shape (n_points,)
         The loss values at each position, by name (the legend entry).
     ax : matplotlib Axes, optional
-    xlabel : str, default="t"
+    xlabel : str, default="λ"
 
     Returns
     -------
@@ -183,13 +183,14 @@ def plot_descent_path(
     ax: Axes | None = None,
     *,
     span: tuple[float, float] | None = None,
-    label: str = "f(t)",
+    label: str = "L(λ)",
 ) -> Axes:
     """Draw a function of one variable and the points a descent method visits on it.
 
-    The function is drawn as a curve; the path's points ``(t_k, f(t_k))`` as
-    numbered dots joined by arrows, from ``t_0`` on. This is the picture of
-    gradient descent in one dimension: each step moves ``t`` against the slope.
+    The function is drawn as a curve; the path's points ``(λ_k, L(λ_k))`` as
+    numbered dots joined by arrows, from ``λ_0`` on. This is the picture of
+    gradient descent in one dimension: each step moves ``λ`` against the slope
+    (the course writes λ for a position on a line: t counts examples).
 
     Parameters
     ----------
@@ -199,9 +200,9 @@ def plot_descent_path(
         The positions visited, the start first.
     ax : matplotlib Axes, optional
     span : (float, float), optional
-        The range of ``t`` to draw; default: the path's range plus one on
+        The range of ``λ`` to draw; default: the path's range plus one on
         each side.
-    label : str, default="f(t)"
+    label : str, default="L(λ)"
         Legend entry (and y-axis label) of the function.
 
     Returns
@@ -214,7 +215,7 @@ def plot_descent_path(
     >>> import numpy as np
     >>> ax = plot_descent_path(np.abs, [-2.0, -1.0, 0.0])
     >>> ax.get_lines()[0].get_label(), ax.get_lines()[1].get_xdata().tolist()
-    ('f(t)', [-2.0, -1.0, 0.0])
+    ('L(λ)', [-2.0, -1.0, 0.0])
     >>> plt.close("all")
     """
     if not callable(function):
@@ -225,13 +226,13 @@ def plot_descent_path(
     low, high = span if span is not None else (path.min() - 1.0, path.max() + 1.0)
     if not low < high:
         raise ValueError(f"span must be (low, high) with low < high, got {(low, high)}.")
-    t = np.linspace(low, high, 401)
-    values = np.asarray(function(t), dtype=np.float64)
+    positions = np.linspace(low, high, 401)
+    values = np.asarray(function(positions), dtype=np.float64)
     heights = np.asarray(function(path), dtype=np.float64)
-    if values.shape != t.shape or heights.shape != path.shape:
+    if values.shape != positions.shape or heights.shape != path.shape:
         raise ValueError("function must return one value per position it is given.")
     ax = _axes(ax)
-    ax.plot(t, values, color=CURVE_COLORS[0], label=label)
+    ax.plot(positions, values, color=CURVE_COLORS[0], label=label)
     ax.plot(path, heights, "o", color=CURVE_COLORS[1], label="descent steps", zorder=3)
     for k in range(path.size - 1):
         ax.annotate(
@@ -242,7 +243,7 @@ def plot_descent_path(
         )
     for k, (x, y) in enumerate(zip(path, heights, strict=True)):
         ax.annotate(str(k), (x, y), textcoords="offset points", xytext=(0, 6), ha="center")
-    ax.set_xlabel("t")
+    ax.set_xlabel("λ")
     ax.set_ylabel(label)
     ax.legend(framealpha=0.9)
     return ax
