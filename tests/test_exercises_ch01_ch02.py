@@ -9,10 +9,9 @@ and gate names.
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pytest
+from exercise_messages import failure_of, hint_of
 
 from perceptron_lib.exercises import ExerciseFailure, ch01, ch02, check_function
 
@@ -21,17 +20,6 @@ NORM = np.linalg.norm
 
 def activations(w, b, X):
     return np.asarray(X, dtype=float) @ np.asarray(w, dtype=float) + b
-
-
-def failure_of(check, function) -> str:
-    with pytest.raises(ExerciseFailure) as failure:
-        check(function)
-    return str(failure.value)
-
-
-def hint_of(message: str) -> str | None:
-    found = re.search(r"^Hint: (.*)$", message, flags=re.MULTILINE)
-    return found.group(1) if found else None
 
 
 # Each wrong answer, with the words its hint must contain. Every hint is also

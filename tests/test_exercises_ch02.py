@@ -18,20 +18,9 @@ import re
 
 import numpy as np
 import pytest
+from exercise_messages import failure_of, hint_of
 
 from perceptron_lib.exercises import ExerciseFailure, ch02
-
-
-def failure_of(check, function) -> str:
-    with pytest.raises(ExerciseFailure) as failure:
-        check(function)
-    return str(failure.value)
-
-
-def hint_of(message: str) -> str | None:
-    found = re.search(r"^Hint: (.*)$", message, flags=re.MULTILINE)
-    return found.group(1) if found else None
-
 
 # -- right answers, written with lists or with arrays, all pass ---------------------
 
