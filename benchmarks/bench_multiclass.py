@@ -74,10 +74,7 @@ def compare(regime: str, X, y, epochs: int) -> None:
     print(f"  {'':<22} {'thread CPU':>11} {'/ sklearn':>10} {'training accuracy':>18}")
     for name, model in models.items():
         ratio = t[name] / t["sklearn one-vs-rest"]
-        print(
-            f"  {name:<22} {t[name] * 1e3:>9.1f}ms {ratio:>9.2f}x "
-            f"{model.score(X, y):>18.4f}"
-        )
+        print(f"  {name:<22} {t[name] * 1e3:>9.1f}ms {ratio:>9.2f}x {model.score(X, y):>18.4f}")
 
 
 def main() -> None:
