@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import pickle
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -157,6 +160,34 @@ def test_the_compiled_loop_and_its_python_source_give_the_same_weights():
         results.append((W, B, Q, beta, j, mistakes, rivals, steps))
     for compiled, python in zip(*results, strict=True):
         assert_array_equal(compiled, python)
+
+
+def test_without_numba_the_estimator_gives_the_same_weights(tmp_path):
+    """Every loop as plain Python (NUMBA_DISABLE_JIT=1, a fresh interpreter): dense,
+    sparse, averaged."""
+    X, y = blobs(n=80, n_classes=4, seed=3, spread=2.0)
+    X[np.abs(X) < 1.0] = 0.0
+    np.save(tmp_path / "X.npy", X)
+    np.save(tmp_path / "y.npy", y)
+    script = (
+        "import numpy as np, warnings\n"
+        "from scipy import sparse\n"
+        "from perceptron_lib import MulticlassPerceptron\n"
+        "warnings.simplefilter('ignore')\n"
+        f"X = np.load({str(tmp_path / 'X.npy')!r}); y = np.load({str(tmp_path / 'y.npy')!r})\n"
+        "out = []\n"
+        "for data in (X, sparse.csr_matrix(X)):\n"
+        "    m = MulticlassPerceptron(random_state=0, max_iter=4, average=True).fit(data, y)\n"
+        "    out += [m.coef_, m.last_coef_, m.intercept_[:, None], m.last_intercept_[:, None]]\n"
+        f"np.save({str(tmp_path / 'out.npy')!r}, np.hstack(out))\n"
+    )
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    subprocess.run([sys.executable, "-c", script], check=True, env=env)
+    compiled = []
+    for data in (X, sparse.csr_matrix(X)):
+        m = quietly(MulticlassPerceptron(random_state=0, max_iter=4, average=True).fit, data, y)
+        compiled += [m.coef_, m.last_coef_, m.intercept_[:, None], m.last_intercept_[:, None]]
+    assert_array_equal(np.load(tmp_path / "out.npy"), np.hstack(compiled))
 
 
 # -- the rule at ties ---------------------------------------------------------------
