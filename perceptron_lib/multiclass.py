@@ -31,8 +31,7 @@ class MulticlassPerceptron(OnlineLinearClassifier):
 
         ``w_c <- w_c + eta x``,  ``w_r <- w_r - eta x``
 
-    and ``b_c <- b_c + eta``, ``b_r <- b_r - eta`` (Algorithm 17.1 of Daume's *A
-    Course in Machine Learning* with a learning rate). Among rivals with equal
+    and ``b_c <- b_c + eta``, ``b_r <- b_r - eta``. Among rivals with equal
     scores the first class is taken: the run is then deterministic, and the
     rival is the class ``numpy.argmax`` would predict with ``c`` left out.
 
@@ -40,15 +39,16 @@ class MulticlassPerceptron(OnlineLinearClassifier):
     and no class is trained against "the rest". So data whose classes no
     single hyperplane can cut off one from the others (three groups in a row
     along a line: the middle one) can still be learnt without a mistake, where
-    every one-vs-rest model for the middle class must err.
+    every linear one-vs-rest model for the middle class must err.
 
     With two classes the update moves both vectors by opposite amounts, so the
     difference ``v = w_1 - w_0`` (and ``b_1 - b_0``) moves by ``+-2 eta x``
     exactly when ``y (v . x + b) <= 0``, labels -1/+1 as ``classes_[0]``,
     ``classes_[1]``: the binary :class:`Perceptron` with the learning rate
-    ``2 eta``. Its ``decision_function`` is that difference of scores. (Exact in
-    real arithmetic; in floating point, as tested on integer data, where every
-    score is exact.)
+    ``2 eta``. Its ``decision_function`` is that difference of scores. This holds
+    bit for bit in floating point too (tested): ``w_0`` stays exactly ``-w_1``, so
+    class 0's score is exactly minus class 1's, and doubling is exact (barring
+    overflow and numbers too small for full precision, below ``2**-1022``).
 
     ``average=True`` predicts with the average of the weights instead, kept per
     class with the cached sums of Algorithm 7 (Daume, ch. 4) exactly as

@@ -13,10 +13,7 @@ in block ``c``, ``-z`` in block ``k`` and zeros elsewhere, so that
 Class ``c`` scores strictly above every other class exactly when ``v`` puts all
 of the example's ``n_classes - 1`` Kesler vectors strictly on its positive side:
 the multiclass problem is the binary problem "every Kesler vector is positive",
-with no bias. Nilsson (1965, *Learning Machines*) credits the construction to
-Kesler (an unpublished 1961 report), and Duda and Hart (1973, *Pattern
-Classification and Scene Analysis*, section 5.12) present it as Kesler's
-construction.
+with no bias. This is known as Kesler's construction.
 
 The multiclass perceptron is the binary perceptron on these vectors (no bias,
 from zero, the same learning rate) when, for each example it visits, it is
