@@ -111,6 +111,18 @@ class MulticlassTrace:
     classes : ndarray of shape (n_classes,)
     initial_weights : ndarray of float, shape (n_classes, n_features)
     initial_bias : ndarray of float, shape (n_classes,)
+
+    Examples
+    --------
+    >>> from perceptron_lib import MulticlassPerceptron, training_trace
+    >>> X, y = [[-3.0], [-0.5], [2.0]], ["a", "b", "c"]
+    >>> trace = training_trace(MulticlassPerceptron(shuffle=False, max_iter=1), X, y)
+    >>> trace.mistake.tolist(), trace.rival.tolist()
+    ([True, True, True], [1, 0, 1])
+    >>> trace.scores[1].tolist()  # before step 1: class a now scores 2.5
+    [2.5, -2.5, 0.0]
+    >>> trace.weights[-1].ravel().tolist(), trace.bias[-1].tolist()
+    ([-2.5, 0.5, 2.0], [0.0, -1.0, 1.0])
     """
 
     epoch: NDArray[np.int64]
@@ -149,11 +161,8 @@ def _multiclass_trace(estimator: MulticlassPerceptron, X: ArrayLike, y: ArrayLik
     """:func:`training_trace` for the multiclass perceptron."""
     model = clone(estimator)
     X, labels = model._prepare_multiclass(X, y, first_call=True, accept_sparse=False)
-    model._begin(X.shape[1])
     record: list = []
-    for _ in range(model.max_iter):  # fit's own epochs, with the loop recording
-        if model._one_epoch(X, labels, record) == 0:
-            break
+    model._train(X, labels, record)  # fit's own epochs, with the loop recording
     orders, mistakes, rivals, steps = (np.concatenate(part) for part in zip(*record, strict=True))
     n_classes = model.classes_.shape[0]
     return MulticlassTrace(
