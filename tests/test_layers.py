@@ -8,7 +8,7 @@ its own layer and from the layers below, never from one above:
    and SciPy only: nothing here trains an estimator);
 3. ``data/``: data sets and feature maps (may use ``theory/`` to check them);
 4. the estimators and what works on one: ``_base``, ``_online``,
-   ``perceptron``, ``averaged``, ``voted``, ``margin``, ``batch``, ``kernel``,
+   ``perceptron``, ``averaged``, ``voted``, ``margin``, ``multiclass``, ``batch``, ``kernel``,
    ``mixing`` (the arithmetic of parameter mixing), ``trace`` (it drives an
    estimator, so it stands beside them) and ``rosenblatt``;
 5. ``experiments/`` (what trains estimators to measure or check something)
@@ -50,6 +50,7 @@ LAYERS = (
             "averaged",
             "voted",
             "margin",
+            "multiclass",
             "batch",
             "kernel",
             "mixing",

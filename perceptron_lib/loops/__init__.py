@@ -4,6 +4,8 @@
   pseudocode (Algorithms 5 and 7), the reference every other loop must equal;
 - :mod:`~perceptron_lib.loops.sparse`: the same passes over the nonzeros of a
   CSR matrix;
+- :mod:`~perceptron_lib.loops.multiclass`: the multiclass perceptron's pass
+  (one weight vector per class), dense and CSR;
 - :mod:`~perceptron_lib.loops.speculative`: the same runs, scored a block of
   examples at a time (what makes the estimators fast on large dense data);
 - :mod:`~perceptron_lib.loops.speculative_scoring`: how a block is scored, four

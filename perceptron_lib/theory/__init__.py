@@ -14,6 +14,8 @@ Nothing here trains an estimator: these modules need NumPy and SciPy only
   quantities in the lifted space (chapter 5);
 - :mod:`~perceptron_lib.theory.averaging`: the vote and the weighted sum,
   written out (chapter 6);
+- :mod:`~perceptron_lib.theory.kesler`: Kesler's construction, many classes as
+  one binary problem, with the multiclass margin, radius and mistake bound;
 - :mod:`~perceptron_lib.theory.checks`: the argument checks they share.
 
 The names of :mod:`~perceptron_lib.theory.geometry` and
