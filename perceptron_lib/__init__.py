@@ -10,7 +10,8 @@ The package is built in layers, and every import runs down (the test
 ``tests/test_layers.py`` reads them): :mod:`~perceptron_lib.loops`,
 :mod:`~perceptron_lib.theory` (NumPy and SciPy only) and
 :mod:`~perceptron_lib.data` at the bottom; the estimators (``perceptron.py``,
-``averaged.py``, ``voted.py``, ``batch.py``, ``margin.py``, ``kernel.py``) with
+``averaged.py``, ``voted.py``, ``batch.py``, ``margin.py``, ``kernel.py``,
+``structured.py``) with
 the training trace (``trace.py``), Rosenblatt's form of the rule
 (``rosenblatt.py``) and the mixing arithmetic (``mixing.py``); then
 :mod:`~perceptron_lib.experiments` and ``distributed.py``; then
@@ -56,9 +57,11 @@ from .experiments.averaging import (  # voting and averaging, measured (chapter 
 from .experiments.convergence import proof_steps
 from .experiments.training import ErrorCurve, OrderingResult, error_by_epoch, ordering_experiment
 from .kernel import KernelPerceptron
+from .loops.viterbi import viterbi
 from .margin import MarginPerceptron
 from .perceptron import Perceptron
 from .rosenblatt import RosenblattRun, rosenblatt_train, rosenblatt_update, threshold_sign
+from .structured import StructuredPerceptron
 from .theory.averaging import vote, weighted_sum  # voting and averaging, written out
 from .theory.convergence import (
     hadamard_example,
@@ -68,8 +71,14 @@ from .theory.convergence import (
     max_lifted_margin,
 )
 from .theory.geometry import margin, mistake_bound, radius, signed_distance
+from .theory.joint_features import joint_feature_map, joint_feature_names
 from .theory.losses import perceptron_criterion, perceptron_criterion_gradient, zero_one_loss
 from .theory.separability import MaxMarginResult, is_linearly_separable, max_margin
+from .theory.structured_bound import (
+    structured_margin,
+    structured_mistake_bound,
+    structured_radius,
+)
 from .trace import TrainingTrace, training_trace
 from .voted import VotedPerceptron
 
@@ -181,4 +190,12 @@ __all__ = [
     "naive_average",
     "vote",
     "weighted_sum",
+    # structured outputs (chapter 9): sequence labelling, Viterbi, Collins' bound
+    "StructuredPerceptron",
+    "joint_feature_map",
+    "joint_feature_names",
+    "structured_margin",
+    "structured_mistake_bound",
+    "structured_radius",
+    "viterbi",
 ]

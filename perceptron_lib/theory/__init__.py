@@ -14,6 +14,10 @@ Nothing here trains an estimator: these modules need NumPy and SciPy only
   quantities in the lifted space (chapter 5);
 - :mod:`~perceptron_lib.theory.averaging`: the vote and the weighted sum,
   written out (chapter 6);
+- :mod:`~perceptron_lib.theory.joint_features`: the joint feature map of a
+  labelled sequence, named (the structured perceptron, chapter 9);
+- :mod:`~perceptron_lib.theory.structured_bound`: Collins' margin, radius and
+  mistake bound for it, by brute force on small problems;
 - :mod:`~perceptron_lib.theory.checks`: the argument checks they share.
 
 The names of :mod:`~perceptron_lib.theory.geometry` and
