@@ -22,6 +22,8 @@ from .theory.joint_features import (
     split_weights,
 )
 
+__all__ = ["StructuredPerceptron"]
+
 
 class StructuredPerceptron(BaseEstimator):
     """Label whole sequences with a perceptron over a joint feature map, decoded by Viterbi.
@@ -53,12 +55,16 @@ class StructuredPerceptron(BaseEstimator):
     :class:`~perceptron_lib.AveragedPerceptron`): alongside ``w`` a sum ``q`` of
     every update times the number of visits before it, so that the average is
     ``w - q / N`` with no per-visit work. Collins' mean leaves out the
-    starting ``w = 0`` that the course's :class:`~perceptron_lib.AveragedPerceptron`
-    counts, so the two averages differ by the factor ``(N + 1) / N``, which
-    changes no decision.
+    starting ``w = 0``, which Algorithm 7 as the course runs it counts: over
+    the same run the two means differ by the factor ``(N + 1) / N``, which
+    scales every score and so changes no decision (barring near-ties within
+    rounding).
 
-    Training stops after an epoch without a mistake, or after ``max_iter``
-    epochs. Collins (2002, Theorem 1): if some unit vector ``U`` scores every
+    Collins runs a fixed number of passes; here, as in the course's other
+    perceptrons, training stops after an epoch without a mistake (or after
+    ``max_iter`` epochs), and the average runs over the visits made.
+
+    Collins (2002, Theorem 1): if some unit vector ``U`` scores every
     training labelling above every wrong one by at least ``delta > 0``, and
     every ``||Phi(x, y) - Phi(x, z)|| <= R``, the run makes at most
     ``R^2 / delta^2`` mistakes, whatever the order
@@ -355,7 +361,15 @@ class StructuredPerceptron(BaseEstimator):
                 sequence = sequence.toarray()
             try:
                 X = np.ascontiguousarray(sequence, dtype=np.float64)
-            except (TypeError, ValueError) as error:
+            except ValueError as error:
+                if "inhomogeneous" in str(error):
+                    raise ValueError(
+                        f"sequence {i} is ragged: every token needs the same number of features."
+                    ) from None
+                raise TypeError(
+                    f"sequence {i} must be a numeric 2-d array (T_i, n_features): {error}"
+                ) from None
+            except TypeError as error:
                 raise TypeError(
                     f"sequence {i} must be a numeric 2-d array (T_i, n_features): {error}"
                 ) from None

@@ -403,6 +403,7 @@ GOOD_Y = [np.array([0, 1]), np.array([1, 1, 0])]
         ([np.zeros(3), np.ones(3)], GOOD_Y, ValueError, "must be 2-d"),
         (GOOD_X, [np.array([[0, 1]]), GOOD_Y[1]], ValueError, "must be 1-d"),
         (5, GOOD_Y, TypeError, "list of 2-d arrays"),
+        ([np.zeros((2, 3)), [[1, 2, 3], [1, 2], [1, 2, 3]]], GOOD_Y, ValueError, "ragged"),
         (GOOD_X, [np.array([0, 1]), np.array([1, "a", 0], dtype=object)], TypeError, "sortable"),
     ],
 )

@@ -39,6 +39,8 @@ from numpy.typing import NDArray
 
 from .jit import compiled
 
+__all__ = ["emission_scores", "viterbi", "viterbi_readable"]
+
 
 @compiled
 def emission_scores(X, W):

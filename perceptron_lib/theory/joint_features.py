@@ -30,6 +30,14 @@ import itertools
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+__all__ = [
+    "all_labellings",
+    "joint_feature_map",
+    "joint_feature_names",
+    "n_joint_features",
+    "split_weights",
+]
+
 
 def n_joint_features(n_labels: int, n_features: int) -> int:
     """The length of ``Phi(x, y)``: ``L * D + L * L + L``.

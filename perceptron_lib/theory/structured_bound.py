@@ -25,6 +25,14 @@ from numpy.typing import ArrayLike, NDArray
 
 from .joint_features import _check_sequence, all_labellings, n_joint_features
 
+__all__ = [
+    "MAX_LABELLINGS",
+    "structured_margin",
+    "structured_mistake_bound",
+    "structured_radius",
+    "wrong_differences",
+]
+
 #: The most labellings of one sequence that the functions here enumerate, by default.
 MAX_LABELLINGS = 100_000
 
