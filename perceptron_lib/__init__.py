@@ -75,6 +75,8 @@ from .theory.joint_features import joint_feature_map, joint_feature_names
 from .theory.losses import perceptron_criterion, perceptron_criterion_gradient, zero_one_loss
 from .theory.separability import MaxMarginResult, is_linearly_separable, max_margin
 from .theory.structured_bound import (
+    structured_deviation,
+    structured_first_pass_bound,
     structured_margin,
     structured_mistake_bound,
     structured_radius,
@@ -194,6 +196,8 @@ __all__ = [
     "StructuredPerceptron",
     "joint_feature_map",
     "joint_feature_names",
+    "structured_deviation",
+    "structured_first_pass_bound",
     "structured_margin",
     "structured_mistake_bound",
     "structured_radius",

@@ -23,6 +23,8 @@ from perceptron_lib import (
     StructuredPerceptron,
     joint_feature_map,
     joint_feature_names,
+    structured_deviation,
+    structured_first_pass_bound,
     structured_margin,
     structured_mistake_bound,
     structured_radius,
@@ -289,17 +291,22 @@ def test_the_structured_model_beats_per_token_classification_on_held_out_sequenc
 # -- Collins' bound --------------------------------------------------------------------
 
 
-def test_mistakes_within_collins_bound_on_a_separable_problem():
-    sequences, labels = cycle_task(12, seed=2, lengths=(2, 4))  # at most 3^4 labellings
-    model = StructuredPerceptron(random_state=0).fit(sequences, labels)
-    indices = [np.searchsorted(model.classes_, y) for y in labels]
-    # A separator by hand: the cycle's transitions and each label's own clue, weight 1.
-    # A wrong labelling breaks a transition or, shifted round the cycle, misses every
-    # clue (each sequence shows one): it trails by at least 1.
+def cycle_separator():
+    """A separator of the cycle task by hand: the cycle's transitions and each label's
+    own clue, weight 1. A wrong labelling breaks a transition or, shifted round the
+    cycle, misses every clue (each sequence shows one): it trails by at least 1."""
     U = np.zeros(3 * 4 + 9 + 3)
     emission, transition = U[:12].reshape(3, 4), U[12:21].reshape(3, 3)
     emission[[0, 1, 2], [1, 2, 3]] = 1.0
     transition[[0, 1, 2], [1, 2, 0]] = 1.0
+    return U
+
+
+def test_mistakes_within_collins_bound_on_a_separable_problem():
+    sequences, labels = cycle_task(12, seed=2, lengths=(2, 4))  # at most 3^4 labellings
+    model = StructuredPerceptron(random_state=0).fit(sequences, labels)
+    indices = [np.searchsorted(model.classes_, y) for y in labels]
+    U = cycle_separator()
     delta = structured_margin(U, sequences, indices, 3)
     R = structured_radius(sequences, indices, 3)
     bound = structured_mistake_bound(U, sequences, indices, 3)
@@ -323,6 +330,52 @@ def test_a_weight_vector_that_errs_certifies_no_bound():
     zeros_but_one[-1] = 1.0  # prefers start label C everywhere: wrong on some sequence
     assert structured_margin(zeros_but_one, sequences, indices, 3) <= 0
     assert structured_mistake_bound(zeros_but_one, sequences, indices, 3) == float("inf")
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("seed", range(6))
+def test_first_pass_mistakes_within_collins_non_separable_bound(seed):
+    sequences, labels = random_problem(seed, n_sequences=8, n_labels=2 + seed % 2)
+    n_labels = 2 + seed % 2
+    first_pass = StructuredPerceptron(max_iter=1, random_state=seed).fit(sequences, labels)
+    n_mistakes = first_pass.mistakes_per_epoch_[0]
+    later = StructuredPerceptron(max_iter=20, random_state=seed).fit(sequences, labels)
+    rng = np.random.default_rng(seed)
+    R = structured_radius(sequences, labels, n_labels)
+    for U in [later.coef_, later.last_coef_, *rng.normal(size=(5, later.coef_.shape[0]))]:
+        for delta in (0.1, 0.5, 1.0, 3.0):
+            D = structured_deviation(U, delta, sequences, labels, n_labels)
+            bound = structured_first_pass_bound(U, delta, sequences, labels, n_labels)
+            assert bound == pytest.approx((R + D) ** 2 / delta**2)
+            assert n_mistakes <= bound
+    # D by its definition: the shortfalls of the leads of U / ||U|| below delta.
+    U = later.coef_ / np.linalg.norm(later.coef_)
+    leads = [
+        min(
+            U @ (reference_phi(X, y, n_labels) - reference_phi(X, z, n_labels))
+            for z in itertools.product(range(n_labels), repeat=X.shape[0])
+            if tuple(z) != tuple(y)
+        )
+        for X, y in zip(sequences, labels, strict=True)
+    ]
+    expected = np.sqrt(sum(max(0.0, 0.5 - lead) ** 2 for lead in leads))
+    assert structured_deviation(U, 0.5, sequences, labels, n_labels) == pytest.approx(expected)
+
+
+def test_separable_data_has_no_deviation_at_its_margin():
+    sequences, labels = cycle_task(6, seed=8, lengths=(2, 4))
+    indices = [np.searchsorted(["A", "B", "C"], y) for y in labels]
+    U = cycle_separator()
+    delta = structured_margin(U, sequences, indices, 3)
+    assert delta > 0
+    # At its own margin U falls short nowhere: Theorem 2's bound is Theorem 1's.
+    assert structured_deviation(U, delta, sequences, indices, 3) == 0.0
+    assert structured_first_pass_bound(U, delta, sequences, indices, 3) == pytest.approx(
+        structured_mistake_bound(U, sequences, indices, 3)
+    )
+    assert structured_deviation(U, 2 * delta, sequences, indices, 3) > 0
+    with pytest.raises(ValueError, match="delta"):
+        structured_deviation(U, 0.0, sequences, indices, 3)
 
 
 def test_the_brute_force_bound_refuses_long_sequences():

@@ -1,4 +1,4 @@
-"""Collins' mistake bound for the structured perceptron, by brute force on small problems.
+"""Collins' mistake bounds for the structured perceptron, by brute force on small problems.
 
 Collins (2002, Theorem 1) carries the perceptron convergence theorem over to
 structured outputs. A training set of sequences ``x_i`` with labellings
@@ -14,7 +14,17 @@ mistakes on it, in any number of passes and in any order. Both quantities run
 over *every wrong labelling*: ``L^T - 1`` of them for a sequence of ``T``
 tokens and ``L`` labels. The functions here enumerate them all, so they are
 exact but exponential in ``T``; they refuse sequences with more than
-``max_labellings`` labellings. ``Phi`` is the chain's joint feature map of
+``max_labellings`` labellings.
+
+For data that no ``U`` separates, Collins (2002, Theorem 2) bounds the
+mistakes of the *first pass* only. With ``||U|| = 1`` and any ``delta > 0``, let
+``m_i = U . Phi(x_i, y_i) - max_{z != y_i} U . Phi(x_i, z)`` (how far ``U`` puts
+the right labelling ahead; negative if behind), ``eps_i = max(0, delta - m_i)``
+and ``D = sqrt(sum_i eps_i^2)``; then the first pass makes at most
+``(R + D)^2 / delta^2`` mistakes, for every such ``U`` and ``delta`` (the bound
+is their minimum). With ``D = 0`` it is Theorem 1's bound.
+
+``Phi`` is the chain's joint feature map of
 :mod:`perceptron_lib.theory.joint_features`, labels given as indices.
 """
 
@@ -27,6 +37,8 @@ from .joint_features import _check_sequence, all_labellings, n_joint_features
 
 __all__ = [
     "MAX_LABELLINGS",
+    "structured_deviation",
+    "structured_first_pass_bound",
     "structured_margin",
     "structured_mistake_bound",
     "structured_radius",
@@ -159,18 +171,12 @@ def structured_margin(
     >>> round(structured_margin(U, [[[1.0]]], [[0]], n_labels=2), 6)  # 2 / sqrt(2)
     1.414214
     """
-    U = np.asarray(U, dtype=np.float64)
-    norm = float(np.linalg.norm(U))
-    if U.ndim != 1 or not np.isfinite(norm) or norm == 0.0:
-        raise ValueError(f"U must be a finite, nonzero 1-d vector; got shape {U.shape}.")
+    U = _unit(U)
     leads = []
     for differences in _differences(sequences, label_sequences, n_labels, max_labellings):
-        if differences.shape[1] != U.shape[0]:
-            raise ValueError(
-                f"U has {U.shape[0]} weights but Phi has {differences.shape[1]} features."
-            )
+        _check_width(U, differences)
         leads.append(float((differences @ U).min()))
-    return min(leads) / norm
+    return min(leads)
 
 
 def structured_mistake_bound(
@@ -199,6 +205,88 @@ def structured_mistake_bound(
         return float("inf")
     R = structured_radius(sequences, label_sequences, n_labels, max_labellings=max_labellings)
     return R**2 / delta**2
+
+
+def structured_deviation(
+    U: ArrayLike,
+    delta: float,
+    sequences,
+    label_sequences,
+    n_labels: int,
+    *,
+    max_labellings: int = MAX_LABELLINGS,
+) -> float:
+    """Collins' ``D``: how far ``U / ||U||`` falls short of the margin ``delta``, in total.
+
+    ``D = sqrt(sum_i max(0, delta - m_i)^2)``, where ``m_i`` is the lead of
+    sequence i's right labelling over its best wrong one under ``U / ||U||``.
+    0 exactly when ``U`` separates the data with margin ``delta``.
+
+    Examples
+    --------
+    >>> U = [1.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]  # leads 2 / sqrt(2) on token 0 ...
+    >>> seqs, labels = [[[1.0]], [[1.0]]], [[0], [1]]  # ... and trails by as much on token 1
+    >>> round(structured_deviation(U, 1.0, seqs, labels, n_labels=2), 6)  # 1 - (-sqrt(2))
+    2.414214
+    """
+    U = _unit(U)
+    delta = _positive(delta)
+    shortfalls = []
+    for differences in _differences(sequences, label_sequences, n_labels, max_labellings):
+        _check_width(U, differences)
+        shortfalls.append(max(0.0, delta - float((differences @ U).min())))
+    return float(np.sqrt(np.sum(np.square(shortfalls))))
+
+
+def structured_first_pass_bound(
+    U: ArrayLike,
+    delta: float,
+    sequences,
+    label_sequences,
+    n_labels: int,
+    *,
+    max_labellings: int = MAX_LABELLINGS,
+) -> float:
+    """Collins' Theorem 2 bound ``(R + D)^2 / delta^2`` on the first pass's mistakes.
+
+    Valid for every nonzero ``U`` (normalised here) and every ``delta > 0``,
+    separable data or not.
+
+    Examples
+    --------
+    >>> U = [1.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    >>> seqs, labels = [[[1.0]], [[1.0]]], [[0], [1]]
+    >>> round(structured_first_pass_bound(U, 1.0, seqs, labels, n_labels=2), 6)  # (2 + 2.41)^2
+    19.485281
+    """
+    kwargs = {"max_labellings": max_labellings}
+    D = structured_deviation(U, delta, sequences, label_sequences, n_labels, **kwargs)
+    R = structured_radius(sequences, label_sequences, n_labels, **kwargs)
+    return (R + D) ** 2 / delta**2
+
+
+def _unit(U: ArrayLike) -> NDArray[np.float64]:
+    """``U / ||U||``, for a finite nonzero 1-d ``U``."""
+    U = np.asarray(U, dtype=np.float64)
+    norm = float(np.linalg.norm(U)) if U.ndim == 1 else 0.0
+    if not np.isfinite(norm) or norm == 0.0:
+        raise ValueError(f"U must be a finite, nonzero 1-d vector; got shape {U.shape}.")
+    return U / norm
+
+
+def _positive(delta) -> float:
+    if isinstance(delta, bool) or not np.isscalar(delta) or not float(delta) > 0.0:
+        raise ValueError(f"delta must be a number > 0; got {delta!r}.")
+    if not np.isfinite(float(delta)):
+        raise ValueError(f"delta must be finite; got {delta!r}.")
+    return float(delta)
+
+
+def _check_width(U: NDArray, differences: NDArray) -> None:
+    if differences.shape[1] != U.shape[0]:
+        raise ValueError(
+            f"U has {U.shape[0]} weights but Phi has {differences.shape[1]} features."
+        )
 
 
 def _differences(sequences, label_sequences, n_labels: int, max_labellings: int):
