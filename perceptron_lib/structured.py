@@ -14,6 +14,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
+from ._base import unchecked_overflow
 from .loops.viterbi import emission_scores, viterbi
 from .theory.joint_features import (
     joint_feature_map,
@@ -187,8 +188,9 @@ class StructuredPerceptron(BaseEstimator):
             count = 0
             for i in order:
                 X, y = sequences[i], targets[i]
-                z = self._decode(X, w)[0]
+                z = self._decode(X, w)[0]  # Viterbi: the best labelling under w
                 if not np.array_equal(z, y):
+                    # Collins' update, literally: w += Phi(x, y) - Phi(x, z).
                     update = joint_feature_map(X, y, n_labels) - joint_feature_map(X, z, n_labels)
                     w += update
                     if self.average:
@@ -223,7 +225,16 @@ class StructuredPerceptron(BaseEstimator):
     def _decode(self, X: NDArray, w: NDArray) -> tuple[NDArray[np.int64], float]:
         """The best labelling (label indices) of a checked sequence under ``w``, and its score."""
         emission, transition, start = split_weights(w, self.classes_.shape[0], X.shape[1])
-        return viterbi(emission_scores(X, emission), transition, start)
+        with unchecked_overflow():  # an infinite score is caught just below
+            path, score = viterbi(emission_scores(X, emission), transition, start)
+        if not np.isfinite(score):
+            # Infinite or NaN scores tie or compare false: the labelling would be arbitrary.
+            raise ValueError(
+                "Floating-point overflow in StructuredPerceptron: the score of a labelling is "
+                f"not finite (largest |x| = {float(abs(X).max()):.3g}). Scale the token "
+                "features down, e.g. with sklearn.preprocessing.StandardScaler."
+            )
+        return path, score
 
     # -- prediction ---------------------------------------------------------
 

@@ -430,6 +430,12 @@ def test_unseen_labels_at_score_count_as_errors():
     assert model.score(sequences, renamed) == pytest.approx(1 - n_a / n_tokens)
 
 
+def test_scores_that_overflow_raise_instead_of_decoding_arbitrarily():
+    huge = [np.full((2, 2), 1e200), np.full((3, 2), -1e200)]
+    with pytest.raises(ValueError, match="overflow"):
+        StructuredPerceptron(random_state=0).fit(huge, [[0, 1], [1, 0, 1]])
+
+
 def test_not_converged_warns():
     X = [np.ones((1, 1)), np.ones((1, 1))]
     with pytest.warns(ConvergenceWarning, match="max_iter=3"):
