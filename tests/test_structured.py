@@ -184,6 +184,17 @@ def test_joint_feature_map_matches_the_reference_and_its_names():
     assert names[4] == "emission[b, x1]" and names[9 + 5] == "transition[b, c]"
 
 
+def test_the_joint_feature_functions_check_their_arguments():
+    with pytest.raises(ValueError, match="2 names but there are 3"):
+        joint_feature_names(["a", "b"], 3, feature_names=["f", "g"])
+    with pytest.raises(ValueError, match="integer indices in 0..1"):
+        joint_feature_map(np.ones((2, 3)), [0, 2], n_labels=2)
+    with pytest.raises(ValueError, match="one label per token"):
+        joint_feature_map(np.ones((2, 3)), [0], n_labels=2)
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        joint_feature_map(np.full((2, 3), np.nan), [0, 1], n_labels=2)
+
+
 def test_the_score_of_a_labelling_is_w_dot_phi():
     sequences, labels = random_problem(3)
     rng = np.random.default_rng(3)
