@@ -3,8 +3,8 @@
 Sequence labelling scores a whole labelling at once: a sequence ``x`` of ``T``
 tokens (a ``(T, D)`` array, one row of features per token) and a labelling
 ``y`` (one of ``L`` labels per token) are mapped to one vector ``Phi(x, y)``,
-and a weight vector ``w`` scores the pair by ``w . Phi(x, y)`` (Collins 2002). Here ``Phi(x, y)``
-has three blocks, in this order:
+and a weight vector ``w`` scores the pair by ``w . Phi(x, y)`` (Collins 2002).
+Here ``Phi(x, y)`` has three blocks, in this order:
 
 - emission features, ``L * D`` of them: the one of label ``l`` and token
   feature ``d`` sums ``x[t, d]`` over the positions ``t`` labelled ``l``
