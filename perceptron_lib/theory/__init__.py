@@ -16,6 +16,10 @@ Nothing here trains an estimator: these modules need NumPy and SciPy only
   written out (chapter 6);
 - :mod:`~perceptron_lib.theory.kesler`: Kesler's construction, many classes as
   one binary problem, with the multiclass margin, radius and mistake bound;
+- :mod:`~perceptron_lib.theory.joint_features`: the joint feature map of a
+  labelled sequence, named (the structured perceptron, chapter 9);
+- :mod:`~perceptron_lib.theory.structured_bound`: Collins' margin, radius,
+  deviation and mistake bounds for it, by brute force on small problems;
 - :mod:`~perceptron_lib.theory.checks`: the argument checks they share.
 
 The names of :mod:`~perceptron_lib.theory.geometry` and
