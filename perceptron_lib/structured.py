@@ -47,28 +47,39 @@ class StructuredPerceptron(BaseEstimator):
     labelling scores 0 and the decoder returns the lowest label everywhere, so
     every sequence labelled otherwise is a mistake, which starts the learning.
     There is no learning rate: from zero weights, scaling every update by the
-    same ``eta > 0`` scales ``w`` and changes no decision.
+    same ``eta > 0`` scales ``w`` and, in exact arithmetic, changes no
+    decision. In floating point it can: with ``eta = 0.1`` two labellings that
+    tie exactly at ``eta = 1`` may score ``0.1`` and ``0.10000000000000006``, and
+    the tie-break no longer decides (a power of two as ``eta`` would be exact,
+    barring overflow).
 
     With ``average=True`` the model predicts with Collins' averaged parameters:
     the mean of the weight vectors after each of the ``N`` sequence visits of
     the whole run (every epoch's, not only the updates'). They are kept by the
-    course's lazy trick (Daume's Algorithm 7, as in
-    :class:`~perceptron_lib.AveragedPerceptron`): alongside ``w`` a sum ``q`` of
-    every update times the number of visits before it, so that the average is
-    ``w - q / N`` with no per-visit work. Collins' mean leaves out the
-    starting ``w = 0``, which Algorithm 7 as the course runs it counts: over
+    lazy trick the course uses for :class:`~perceptron_lib.AveragedPerceptron`
+    (after Daume's Algorithm 7), with the count shifted to match Collins:
+    alongside ``w`` a sum ``q`` of every update times the number of visits
+    before it, so that the average is ``w - q / N`` with no per-visit work.
+    Collins' mean leaves out the starting ``w = 0``, which Algorithm 7 as the
+    course runs it counts: over
     the same run the two means differ by the factor ``(N + 1) / N``, which
     scales every score and so changes no decision (barring near-ties within
     rounding).
 
-    Collins runs a fixed number of passes; here, as in the course's other
-    perceptrons, training stops after an epoch without a mistake (or after
-    ``max_iter`` epochs), and the average runs over the visits made.
+    Two departures from Collins' Fig. 1, both on by default and said here:
+    Collins visits the sequences in a fixed order and runs a fixed number of
+    passes; here, as in the course's other perceptrons, the order is shuffled
+    each epoch when ``shuffle=True`` (``shuffle=False`` keeps his order), and
+    training stops after an epoch without a mistake (or after ``max_iter``
+    epochs), the average running over the visits made. "Without a mistake"
+    means under this tie rule: a converged run may still tie a wrong labelling
+    with the right one (a margin of 0), not separate them.
 
     Collins (2002, Theorem 1): if some unit vector ``U`` scores every
     training labelling above every wrong one by at least ``delta > 0``, and
     every ``||Phi(x, y) - Phi(x, z)|| <= R``, the run makes at most
-    ``R^2 / delta^2`` mistakes, whatever the order
+    ``R^2 / delta^2`` mistakes (his proof does not use the order of the
+    visits, so the bound holds for any order and over all passes together)
     (:mod:`perceptron_lib.theory.structured_bound` computes both, by brute
     force, on small problems).
 
@@ -119,7 +130,11 @@ class StructuredPerceptron(BaseEstimator):
     Examples
     --------
     Tokens with one feature that shows the label only on the first token (+1
-    for A, -1 for B); the labels alternate, so the transitions tell the rest:
+    for A, -1 for B); the labels alternate, and the learnt transitions carry
+    that pattern on. The run stops with no mistake, but only just: under the
+    final weights the wrong labelling ``B A B`` of the first sequence scores
+    as much as ``A B A`` (both 2.0), and the tie-break (the lowest label index)
+    decides for the right one. No mistake is not a positive margin.
 
     >>> import numpy as np
     >>> from perceptron_lib import StructuredPerceptron
@@ -162,7 +177,8 @@ class StructuredPerceptron(BaseEstimator):
             The sequences' token features; lengths ``T_i >= 1`` may differ, ``D``
             may not. A sparse matrix is converted to a dense array.
         label_sequences : list of array-like, each of shape (T_i,)
-            The label of each token, of any hashable, sortable type.
+            The label of each token: numbers, bools or strings, one kind for every
+            sequence (NaN is no label).
 
         Returns
         -------
@@ -336,15 +352,18 @@ class StructuredPerceptron(BaseEstimator):
 
     @property
     def emission_weights_(self) -> NDArray[np.float64]:
-        return split_weights(self.coef_, self.classes_.shape[0], self.n_features_in_)[0]
+        # A copy: writing to it must not change coef_.
+        return split_weights(self.coef_, self.classes_.shape[0], self.n_features_in_)[0].copy()
 
     @property
     def transition_weights_(self) -> NDArray[np.float64]:
-        return split_weights(self.coef_, self.classes_.shape[0], self.n_features_in_)[1]
+        # A copy: writing to it must not change coef_.
+        return split_weights(self.coef_, self.classes_.shape[0], self.n_features_in_)[1].copy()
 
     @property
     def start_weights_(self) -> NDArray[np.float64]:
-        return split_weights(self.coef_, self.classes_.shape[0], self.n_features_in_)[2]
+        # A copy: writing to it must not change coef_.
+        return split_weights(self.coef_, self.classes_.shape[0], self.n_features_in_)[2].copy()
 
     # -- input checks -------------------------------------------------------------
 
@@ -425,15 +444,47 @@ def _check_label_sequences(label_sequences, sequences: list) -> list[NDArray]:
             f"There are {len(sequences)} sequences but {len(checked)} label sequences; "
             "each sequence needs its own."
         )
+    kinds = set()
     for i, (labels, X) in enumerate(zip(checked, sequences, strict=True)):
         if labels.ndim != 1:
-            raise ValueError(f"label sequence {i} must be 1-d; got shape {labels.shape}.")
+            raise ValueError(
+                f"label sequence {i} must be 1-d, one label per token; got shape "
+                f"{labels.shape} (a label is a number or a string, not a tuple or a list)."
+            )
+        kind = _LABEL_KINDS.get(labels.dtype.kind)
+        if kind is None:
+            raise TypeError(
+                f"label sequence {i} holds {labels.dtype} labels; a label must be a "
+                "number, a bool or a string (one kind for all sequences)."
+            )
+        if kind == "number" and labels.dtype.kind == "f" and np.isnan(labels).any():
+            raise ValueError(f"label sequence {i} holds NaN, which is no label.")
+        kinds.add(kind)
         if labels.shape[0] != X.shape[0]:
             raise ValueError(
                 f"label sequence {i} has {labels.shape[0]} labels but sequence {i} has "
                 f"{X.shape[0]} tokens."
             )
+    if len(kinds) > 1:
+        # np.concatenate would silently turn 1 into "1", or True into 1, and a
+        # model trained on such labels would predict another type than it was given.
+        raise TypeError(
+            f"The labels mix {' and '.join(sorted(kinds))}s; use one kind of label "
+            "for every sequence."
+        )
     return checked
+
+
+# Labels are scalars of one kind, so that sorting them (classes_) is a total order
+# and comparing a prediction with a label is plain equality.
+_LABEL_KINDS = {
+    "b": "bool",
+    "i": "number",
+    "u": "number",
+    "f": "number",
+    "U": "string",
+    "S": "string",
+}
 
 
 def _classes_of(label_sequences: list[NDArray]) -> NDArray:

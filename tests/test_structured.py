@@ -474,7 +474,12 @@ GOOD_Y = [np.array([0, 1]), np.array([1, 1, 0])]
         (GOOD_X, [np.array([[0, 1]]), GOOD_Y[1]], ValueError, "must be 1-d"),
         (5, GOOD_Y, TypeError, "list of 2-d arrays"),
         ([np.zeros((2, 3)), [[1, 2, 3], [1, 2], [1, 2, 3]]], GOOD_Y, ValueError, "ragged"),
-        (GOOD_X, [np.array([0, 1]), np.array([1, "a", 0], dtype=object)], TypeError, "sortable"),
+        (
+            GOOD_X,
+            [np.array([0, 1]), np.array([1, "a", 0], dtype=object)],
+            TypeError,
+            "a number, a bool or a string",
+        ),
     ],
 )
 def test_bad_input_raises_a_clear_error(sequences, labels, error, match):
@@ -500,3 +505,30 @@ def test_prediction_checks_its_input():
         model.predict([np.zeros((2, 4))])
     with pytest.raises(ValueError, match="not among the classes"):
         model.joint_features(GOOD_X[0], [0, 7])
+
+
+@pytest.mark.parametrize(
+    "labels, error",
+    [
+        ([[1, 2, 1], ["a", "b"]], TypeError),  # numbers and strings: 1 would become "1"
+        ([[True, False, True], [1, 0]], TypeError),  # bools and numbers: True would become 1
+        ([[(0, 1), (1, 0), (0, 1)], [(1, 0), (0, 1)]], ValueError),  # tuples are no labels
+        ([[frozenset({1}), frozenset({2}), frozenset({1})], [frozenset({2})] * 2], TypeError),
+        ([[0.0, np.nan, 0.0], [1.0, 0.0]], ValueError),  # NaN never equals itself
+    ],
+)
+def test_labels_of_mixed_kinds_or_no_total_order_are_refused(labels, error):
+    """Labels that np.concatenate would convert, or that do not sort totally, are refused."""
+    X = [np.zeros((3, 1)), np.zeros((2, 1))]
+    with pytest.raises(error, match="label"):
+        StructuredPerceptron(max_iter=1).fit(X, labels)
+
+
+def test_weight_blocks_are_copies():
+    """Writing to a weight block leaves the model's coef_ as it was."""
+    X = [np.array([[1.0], [0.0]]), np.array([[-1.0], [0.0]])]
+    model = StructuredPerceptron(shuffle=False).fit(X, [np.array([0, 1]), np.array([1, 0])])
+    before = model.coef_.copy()
+    for block in (model.emission_weights_, model.transition_weights_, model.start_weights_):
+        block[...] = 99.0
+    np.testing.assert_array_equal(model.coef_, before)

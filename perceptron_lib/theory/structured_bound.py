@@ -10,7 +10,9 @@ structured outputs. A training set of sequences ``x_i`` with labellings
 
 If moreover ``||Phi(x_i, y_i) - Phi(x_i, z)|| <= R`` for every i and every
 ``z != y_i``, the structured perceptron makes at most ``R^2 / delta^2``
-mistakes on it, in any number of passes and in any order. Both quantities run
+mistakes on it (Collins' Theorem 1; his proof uses neither the order of the
+visits nor the number of passes, so the bound holds for any order and over all
+passes together). Both quantities run
 over *every wrong labelling*: ``L^T - 1`` of them for a sequence of ``T``
 tokens and ``L`` labels. The functions here enumerate them all, so they are
 exact but exponential in ``T``; they refuse sequences with more than
@@ -149,7 +151,9 @@ def structured_margin(
     *,
     max_labellings: int = MAX_LABELLINGS,
 ) -> float:
-    """Collins' ``delta`` of ``U / ||U||``: the least lead of a right over a wrong labelling.
+    """The largest margin ``delta`` that ``U / ||U||`` certifies.
+
+    It is the least lead of a right over a wrong labelling.
 
     ``min_i min_{z != y_i} U . (Phi(x_i, y_i) - Phi(x_i, z)) / ||U||``; positive
     exactly when ``U`` scores every right labelling strictly above every wrong one.
