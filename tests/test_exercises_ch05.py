@@ -356,3 +356,19 @@ def test_calling_the_library_is_refused():
 
     with pytest.raises(ExerciseFailure, match="deviation_bound"):
         ch05.check_bound_with_deviations(borrowed)
+
+
+def test_bound_with_deviations_may_use_lifted_radius():
+    """R is not what the exercise asks for: an answer that takes it from lifted_radius passes."""
+    from perceptron_lib import lifted_radius
+
+    def bound_with_deviations(X, y, u, gamma):
+        if not np.any(u):
+            raise ValueError("u is zero: it has no direction")
+        u = np.asarray(u, dtype=float) / np.linalg.norm(u)
+        lifted = np.column_stack([np.ones(len(X)), X])
+        zeta = np.maximum(0.0, gamma - y * (lifted @ u))
+        norm = float(np.sqrt(np.sum(zeta**2)))
+        return norm, ((lifted_radius(X) + norm) / gamma) ** 2
+
+    ch05.check_bound_with_deviations(bound_with_deviations)

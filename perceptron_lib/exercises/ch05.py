@@ -30,6 +30,9 @@ _LIBRARY_ANSWERS = (
     deviation_bound,
     best_deviation_bound,
 )
+# The bound for any data asks for the deviations and the bound, not for R: the
+# chapter computes R with lifted_radius throughout, so a student may too.
+_DEVIATION_ANSWERS = (deviations, deviation_bound, best_deviation_bound)
 
 
 def _reference_lifted_quantities(
@@ -337,7 +340,8 @@ def check_bound_with_deviations(bound_with_deviations: Callable[..., tuple]) -> 
     ``((R + ||zeta||) / gamma)^2``. A zero ``u`` has no direction: raise
     ``ValueError``. ``X``, ``y`` and ``u`` are NumPy arrays. The library's
     ``deviations``, ``deviation_bound`` and ``best_deviation_bound`` are the
-    answer, so the function may not call them.
+    answer, so the function may not call them; ``lifted_radius`` may be used
+    for ``R``.
 
     Examples
     --------
@@ -353,7 +357,7 @@ def check_bound_with_deviations(bound_with_deviations: Callable[..., tuple]) -> 
     >>> check_bound_with_deviations(bound_with_deviations)
     All 7 checks passed for bound_with_deviations.
     """
-    refuse_calls(bound_with_deviations, _LIBRARY_ANSWERS, name="bound_with_deviations")
+    refuse_calls(bound_with_deviations, _DEVIATION_ANSWERS, name="bound_with_deviations")
     cases = [
         _case([[2.0], [0.5], [1.0]], [1, 1, -1], [0.0, 1.0], 1.0),
         _case([[2.0], [0.5], [1.0]], [1, 1, -1], [0.0, 2.0], 1.0),  # u of length 2
