@@ -82,6 +82,7 @@ UNICODE_SYMBOLS = {
     "β": r"\beta",
     "γ": r"\gamma",
     "δ": r"\delta",
+    "ζ": r"\zeta",
     "η": r"\eta",
     "θ": r"\theta",
     "λ": r"\lambda",
