@@ -305,22 +305,52 @@ def _fresh(path: str, module: str):
     return fresh
 
 
-def _imports(sources: list[str]) -> str:
-    """The top-level import statements of the notebook's code cells, as one source."""
+def _python(source: str) -> str:
+    """A cell's source without IPython's magics (``%matplotlib inline``, ``!pip``)."""
+    if source.lstrip().startswith("%%"):
+        return ""  # a cell magic: the whole cell is not Python
+    return "\n".join(
+        "pass  # " + line if line.lstrip().startswith(("%", "!")) else line
+        for line in source.splitlines()
+    )
+
+
+def _names(sources: list[str]) -> set[str]:
+    """Every name the given cells use."""
+    names = set()
+    for source in sources:
+        try:
+            tree = ast.parse(_python(source))
+        except SyntaxError:
+            continue
+        names |= {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    return names
+
+
+def _imports(sources: list[str], used: set[str]) -> list[str]:
+    """The notebook's top-level import statements that bind a name in ``used``, one by one.
+
+    The others (plotting, widgets, the book's glue) would only cost seconds here.
+    """
     found = []
     for source in sources:
         try:
-            tree = ast.parse(source)
+            tree = ast.parse(_python(source))
         except SyntaxError:
             continue
-        found += [ast.unparse(n) for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
-    return "\n".join(found)
+        for node in tree.body:
+            if not isinstance(node, ast.Import | ast.ImportFrom):
+                continue
+            bound = {(a.asname or a.name).split(".")[0] for a in node.names}
+            if "*" in bound or bound & used:
+                found.append(ast.unparse(node))
+    return found
 
 
 def _run(source: str, namespace: dict, filename: str) -> str | None:
     """Execute one cell's source; the name of the error it raised, if any."""
     try:
-        exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - the student's cell
+        exec(compile(_python(source), filename, "exec"), namespace)  # noqa: S102 - the student's
     except BaseException as error:  # noqa: BLE001 - a cell may raise anything
         return type(error).__name__
     return None
@@ -420,7 +450,10 @@ def main() -> None:
     main_module = types.ModuleType("__main__")
     sys.modules["__main__"] = main_module
     namespace = main_module.__dict__
-    _run(_imports(setup["cells"]), namespace, "<imports>")
+    answers = [setup["cells"][n] for q in setup["questions"] for n in q["cells"]]
+    used = _names(answers)
+    for statement in _imports(setup["cells"], used):  # each alone: a failure stops no other
+        _run(statement, namespace, "<imports>")
     _wrap_compiled_loops("perceptron_lib")  # the modules those imports loaded
     tracer = Tracer(library, _escapes())
     sys.stdout = sys.stderr = printed
