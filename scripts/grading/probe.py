@@ -347,6 +347,13 @@ def _imports(sources: list[str], used: set[str]) -> list[str]:
     return found
 
 
+class _NoIPython:
+    """``get_ipython()`` for an answer cell here: IPython is not running, nothing happens."""
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: None
+
+
 def _run(source: str, namespace: dict, filename: str) -> str | None:
     """Execute one cell's source; the name of the error it raised, if any."""
     try:
@@ -450,6 +457,7 @@ def main() -> None:
     main_module = types.ModuleType("__main__")
     sys.modules["__main__"] = main_module
     namespace = main_module.__dict__
+    namespace["get_ipython"] = _NoIPython  # a cell calling get_ipython() still runs on
     answers = [setup["cells"][n] for q in setup["questions"] for n in q["cells"]]
     used = _names(answers)
     for statement in _imports(setup["cells"], used):  # each alone: a failure stops no other
