@@ -194,6 +194,26 @@ def recorded(course: Path, student: str, assignment: str) -> bool:
     return (course / "sandbox" / student / assignment / RECORDED).exists()
 
 
+def mark_graded_before(course: Path) -> None:
+    """Give the ``recorded`` mark to what a grader without marks graded to the end.
+
+    Once per course folder: a submission with an ``autograded/`` folder and a
+    feedback page was recorded (nbgrader writes feedback last), so it is not
+    graded again only because the mark is new.
+    """
+    done = course / "sandbox" / ".recorded-marks"
+    if done.exists():
+        return
+    for graded in (course / "autograded").glob("*/*"):
+        student, assignment = graded.parent.name, graded.name
+        if graded.is_dir() and any((course / "feedback" / student / assignment).glob("*.html")):
+            mark = course / "sandbox" / student / assignment / RECORDED
+            mark.parent.mkdir(parents=True, exist_ok=True)
+            mark.write_text("")
+    done.parent.mkdir(exist_ok=True)
+    done.write_text("")
+
+
 def _archive(course: Path, student: str, assignment: str, stamp: str) -> None:
     """Move a replaced submission, its results and its grades to ``archive/<stamp>/``.
 
@@ -520,6 +540,7 @@ def main(course_dir: str, submitted_dir: str, *, partial_credit: bool = True) ->
     nbgrader_course.write_config(course)
     for leftover in sandbox.clean_dead():
         print(f"removed {leftover}, left by a grader that was killed")
+    mark_graded_before(course)
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
     try:
         with sandbox.run_folder():
