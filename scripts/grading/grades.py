@@ -171,14 +171,15 @@ def _copy_files(folder: Path, target: Path) -> list[str]:
     """
     notes = []
     for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        if entry.name.endswith(".ipynb") and not entry.is_dir(follow_symlinks=False):
+            continue  # the notebooks: by name, from layout (which notes a link)
         if entry.is_symlink():
             notes.append(f"{entry.name} {layout.LINK}")
         elif entry.is_dir(follow_symlinks=False):
             (target / entry.name).mkdir()
             notes += _copy_files(Path(entry.path), target / entry.name)
         elif entry.is_file(follow_symlinks=False):
-            if not entry.name.endswith(".ipynb"):  # notebooks: by name, from layout
-                shutil.copyfile(entry.path, target / entry.name)
+            shutil.copyfile(entry.path, target / entry.name)
         else:
             notes.append(f"{entry.name} is not a regular file: not read")
     return notes
