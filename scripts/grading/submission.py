@@ -155,8 +155,15 @@ def _ending(exit_code) -> str:
     return f"the kernel exited with code {exit_code}"
 
 
-def missing_reason(index: int, status: dict, wall: bool, limits: sandbox.Limits) -> str:
+def missing_reason(
+    index: int, status: dict, wall: bool, limits: sandbox.Limits, over_quota: bool = False
+) -> str:
     """Why the test cell at ``index`` has no results, from the runner's status."""
+    if over_quota:
+        return (
+            f"the notebook wrote more than the {limits.work_bytes // 2**20} MiB a submission "
+            "may write to its folder and was stopped; the questions before it kept their points"
+        )
     cells = status.get("cells", {}) if isinstance(status.get("cells"), dict) else {}
     state = cells.get(str(index))
     if state == "timeout":
@@ -289,7 +296,7 @@ def grade_notebook(
     verdicts = {}
     for index, grade_id in where.items():
         own = [r for r in records if r.get("question") == grade_id]
-        reason = missing_reason(index, status, result.timed_out, limits)
+        reason = missing_reason(index, status, result.timed_out, limits, result.over_quota)
         if tests[grade_id].names:
             test = tests[grade_id]
             verdict = judge.judge_values(
