@@ -193,6 +193,7 @@ student: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_perceptron.py
+	$(BIN)/python benchmarks/bench_multiclass.py
 	$(BIN)/python benchmarks/bench_grading.py
 
 # requirements.in is the list people edit; requirements.txt pins every package

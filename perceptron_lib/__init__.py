@@ -11,7 +11,8 @@ The package is built in layers, and every import runs down (the test
 :mod:`~perceptron_lib.theory` (NumPy and SciPy only) and
 :mod:`~perceptron_lib.data` at the bottom; the estimators (``perceptron.py``,
 ``averaged.py``, ``voted.py``, ``batch.py``, ``margin.py``, ``kernel.py``) with
-the training trace (``trace.py``), Rosenblatt's form of the rule
+the training trace (``trace.py``), the joint multiclass perceptron
+(``multiclass.py``), the structured perceptron (``structured.py``), Rosenblatt's form of the rule
 (``rosenblatt.py``) and the mixing arithmetic (``mixing.py``); then
 :mod:`~perceptron_lib.experiments` and ``distributed.py``; then
 :mod:`~perceptron_lib.figures` and :mod:`~perceptron_lib.widgets`; and
@@ -56,9 +57,12 @@ from .experiments.averaging import (  # voting and averaging, measured (chapter 
 from .experiments.convergence import proof_steps
 from .experiments.training import ErrorCurve, OrderingResult, error_by_epoch, ordering_experiment
 from .kernel import KernelPerceptron
+from .loops.viterbi import viterbi
 from .margin import MarginPerceptron
+from .multiclass import MulticlassPerceptron
 from .perceptron import Perceptron
 from .rosenblatt import RosenblattRun, rosenblatt_train, rosenblatt_update, threshold_sign
+from .structured import StructuredPerceptron
 from .theory.averaging import vote, weighted_sum  # voting and averaging, written out
 from .theory.convergence import (
     hadamard_example,
@@ -68,9 +72,24 @@ from .theory.convergence import (
     max_lifted_margin,
 )
 from .theory.geometry import margin, mistake_bound, radius, signed_distance
+from .theory.joint_features import joint_feature_map, joint_feature_names
+from .theory.kesler import (
+    kesler_flatten,
+    kesler_lift,
+    kesler_radius,
+    multiclass_margin,
+    multiclass_mistake_bound,
+)
 from .theory.losses import perceptron_criterion, perceptron_criterion_gradient, zero_one_loss
 from .theory.separability import MaxMarginResult, is_linearly_separable, max_margin
-from .trace import TrainingTrace, training_trace
+from .theory.structured_bound import (
+    structured_deviation,
+    structured_first_pass_bound,
+    structured_margin,
+    structured_mistake_bound,
+    structured_radius,
+)
+from .trace import MulticlassTrace, TrainingTrace, training_trace
 from .voted import VotedPerceptron
 
 # Names whose modules import matplotlib: imported on first use (see __getattr__).
@@ -120,6 +139,14 @@ __all__ = [
     "lifted_radius",
     "max_lifted_margin",
     "proof_steps",
+    # many classes: the joint multiclass perceptron, its trace, Kesler's construction
+    "MulticlassPerceptron",
+    "MulticlassTrace",
+    "kesler_flatten",
+    "kesler_lift",
+    "kesler_radius",
+    "multiclass_margin",
+    "multiclass_mistake_bound",
     # self-checking exercises (a subpackage: perceptron_lib.exercises.ch01, ...)
     "exercises",
     # theory
@@ -181,4 +208,14 @@ __all__ = [
     "naive_average",
     "vote",
     "weighted_sum",
+    # structured outputs (chapter 9): sequence labelling, Viterbi, Collins' bound
+    "StructuredPerceptron",
+    "joint_feature_map",
+    "joint_feature_names",
+    "structured_deviation",
+    "structured_first_pass_bound",
+    "structured_margin",
+    "structured_mistake_bound",
+    "structured_radius",
+    "viterbi",
 ]

@@ -9,6 +9,7 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.base import clone
 
 from ._online import OnlineLinearClassifier
+from .multiclass import MulticlassPerceptron
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,101 @@ class TrainingTrace:
         ]
 
 
-def training_trace(estimator: OnlineLinearClassifier, X: ArrayLike, y: ArrayLike) -> TrainingTrace:
+@dataclass(frozen=True)
+class MulticlassTrace:
+    """Every step of a :class:`~perceptron_lib.MulticlassPerceptron` run.
+
+    Step ``t`` visits example ``index[t]`` (of class index ``labels[index[t]]``) in
+    epoch ``epoch[t]``; ``scores[t, k]`` is class k's score ``w_k . x + b_k``
+    with the weights before the step, ``rival[t]`` the highest-scoring other
+    class (the first on a tie) and ``mistake[t]`` whether its score was at least
+    the true class's. ``weights[t]`` (one row per class) and ``bias[t]`` are the
+    current weights *after* the step (not the averaged ones).
+
+    Attributes
+    ----------
+    epoch, index, rival : ndarray of int, shape (n_steps,)
+    scores : ndarray of float, shape (n_steps, n_classes)
+    mistake : ndarray of bool, shape (n_steps,)
+    weights : ndarray of float, shape (n_steps, n_classes, n_features)
+    bias : ndarray of float, shape (n_steps, n_classes)
+    labels : ndarray of int, shape (n_samples,)
+        The training labels as class indices (positions in ``classes``).
+    classes : ndarray of shape (n_classes,)
+    initial_weights : ndarray of float, shape (n_classes, n_features)
+    initial_bias : ndarray of float, shape (n_classes,)
+
+    Examples
+    --------
+    >>> from perceptron_lib import MulticlassPerceptron, training_trace
+    >>> X, y = [[-3.0], [-0.5], [2.0]], ["a", "b", "c"]
+    >>> trace = training_trace(MulticlassPerceptron(shuffle=False, max_iter=1), X, y)
+    >>> trace.mistake.tolist(), trace.rival.tolist()
+    ([True, True, True], [1, 0, 1])
+    >>> trace.scores[1].tolist()  # before step 1: class a now scores 2.5
+    [2.5, -2.5, 0.0]
+    >>> trace.weights[-1].ravel().tolist(), trace.bias[-1].tolist()
+    ([-2.5, 0.5, 2.0], [0.0, -1.0, 1.0])
+    """
+
+    epoch: NDArray[np.int64]
+    index: NDArray[np.int64]
+    scores: NDArray[np.float64]
+    rival: NDArray[np.int64]
+    mistake: NDArray[np.bool_]
+    weights: NDArray[np.float64]
+    bias: NDArray[np.float64]
+    labels: NDArray[np.int64]
+    classes: NDArray
+    initial_weights: NDArray[np.float64]
+    initial_bias: NDArray[np.float64]
+
+    @property
+    def n_steps(self) -> int:
+        """Number of examples visited."""
+        return int(self.index.shape[0])
+
+    @property
+    def n_mistakes(self) -> int:
+        """Number of updates made."""
+        return int(self.mistake.sum())
+
+    def updates(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Return the weights and biases after each update, starting from the initial ones.
+
+        Entry ``k`` is ``(W, b)`` after the k-th mistake; entry 0 is the start.
+        """
+        weights = np.concatenate([self.initial_weights[None], self.weights[self.mistake]])
+        bias = np.vstack([self.initial_bias, self.bias[self.mistake]])
+        return weights, bias
+
+
+def _multiclass_trace(estimator: MulticlassPerceptron, X: ArrayLike, y: ArrayLike):
+    """:func:`training_trace` for the multiclass perceptron."""
+    model = clone(estimator)
+    X, labels = model._prepare_multiclass(X, y, first_call=True, accept_sparse=False)
+    record: list = []
+    model._train(X, labels, record)  # fit's own epochs, with the loop recording
+    orders, mistakes, rivals, steps = (np.concatenate(part) for part in zip(*record, strict=True))
+    n_classes = model.classes_.shape[0]
+    return MulticlassTrace(
+        epoch=np.repeat(np.arange(len(record)), X.shape[0]).astype(np.int64),
+        index=orders.astype(np.int64),
+        scores=steps[:, :, 0].copy(),
+        rival=rivals.astype(np.int64),
+        mistake=mistakes.astype(np.bool_),
+        weights=steps[:, :, 2:].copy(),
+        bias=steps[:, :, 1].copy(),
+        labels=labels.astype(np.int64),
+        classes=model.classes_,
+        initial_weights=np.zeros((n_classes, X.shape[1])),
+        initial_bias=np.zeros(n_classes),
+    )
+
+
+def training_trace(
+    estimator: OnlineLinearClassifier, X: ArrayLike, y: ArrayLike
+) -> TrainingTrace | MulticlassTrace:
     """Fit a copy of an online perceptron and record every step of its training.
 
     The copy is trained by its own ``fit`` machinery: the same epochs, the same
@@ -100,18 +195,23 @@ def training_trace(estimator: OnlineLinearClassifier, X: ArrayLike, y: ArrayLike
     voted perceptrons: the current weights, not the averaged or voted ones).
     ``estimator`` itself is not changed, and no ``ConvergenceWarning`` is issued.
 
+    For a :class:`~perceptron_lib.MulticlassPerceptron` (any number of classes)
+    the record is a :class:`MulticlassTrace`: every class's score, the rival class
+    and every class's weights at every step.
+
     Parameters
     ----------
-    estimator : Perceptron, AveragedPerceptron, VotedPerceptron or MarginPerceptron
-        Its parameters define the run; it need not be fitted.
+    estimator : an online perceptron
+        Perceptron, AveragedPerceptron, VotedPerceptron, MarginPerceptron or
+        MulticlassPerceptron. Its parameters define the run; it need not be fitted.
     X : array-like of shape (n_samples, n_features)
         Dense examples.
     y : array-like of shape (n_samples,)
-        Labels of two classes.
+        Labels of two classes (of any number for the multiclass perceptron).
 
     Returns
     -------
-    TrainingTrace
+    TrainingTrace or MulticlassTrace
 
     Examples
     --------
@@ -125,10 +225,13 @@ def training_trace(estimator: OnlineLinearClassifier, X: ArrayLike, y: ArrayLike
     >>> [w.tolist() for w in trace.updates()[0]]
     [[0.0, 0.0], [1.0, 3.0], [-1.0, 0.0]]
     """
+    if isinstance(estimator, MulticlassPerceptron):
+        return _multiclass_trace(estimator, X, y)
     if not isinstance(estimator, OnlineLinearClassifier):
         raise TypeError(
             "training_trace needs an online perceptron (Perceptron, AveragedPerceptron, "
-            f"VotedPerceptron or MarginPerceptron), got {type(estimator).__name__}."
+            "VotedPerceptron, MarginPerceptron or MulticlassPerceptron), got "
+            f"{type(estimator).__name__}."
         )
     model = clone(estimator)
     X, signed = model._prepare_fit(X, y)

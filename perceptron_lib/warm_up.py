@@ -66,9 +66,38 @@ def warm_up() -> dict[str, float]:
         start = time.perf_counter()
         training_trace(Perceptron(random_state=0), data.X, data.y)
         times["training_trace"] = time.perf_counter() - start
+        times.update(_many_classes_and_sequences(data.X))
     start = time.perf_counter()
     _speculative_epochs(data.X, np.where(data.y == data.y.max(), 1.0, -1.0))
     times["speculative epochs"] = time.perf_counter() - start
+    return times
+
+
+def _many_classes_and_sequences(X) -> dict[str, float]:
+    """The joint multiclass loops (dense, sparse, traced) and Viterbi, each run once.
+
+    The loop above fits every classifier on two classes and dense data; these
+    loops are compiled only for three or more classes, CSR input, a multiclass
+    trace and sequences.
+    """
+    from scipy import sparse
+
+    from perceptron_lib import MulticlassPerceptron, StructuredPerceptron, training_trace
+
+    three = np.arange(X.shape[0]) % 3
+    times = {}
+    for name, data in (("dense", X), ("sparse", sparse.csr_matrix(X))):
+        start = time.perf_counter()
+        MulticlassPerceptron(max_iter=2, random_state=0).fit(data, three)
+        times[f"MulticlassPerceptron.fit ({name})"] = time.perf_counter() - start
+    start = time.perf_counter()
+    training_trace(MulticlassPerceptron(max_iter=2, random_state=0), X, three)
+    times["multiclass training_trace"] = time.perf_counter() - start
+    start = time.perf_counter()
+    StructuredPerceptron(max_iter=2, random_state=0).fit(
+        [X[:5], X[5:12]], [three[:5], three[5:12]]
+    )
+    times["StructuredPerceptron.fit"] = time.perf_counter() - start
     return times
 
 

@@ -275,3 +275,100 @@ def test_a_prediction_of_plus_one_at_zero_is_refused_and_named(checker):
     with pytest.raises(ExerciseFailure) as failure:
         check(answer)
     assert "has label +1" in str(failure.value) and "predicts -1" in str(failure.value)
+
+
+def bound_with_deviations(X, y, u, gamma):
+    if not np.any(u):
+        raise ValueError("u is zero")
+    Z = np.hstack([np.ones((len(X), 1)), X])
+    zeta = np.maximum(0.0, gamma - y * (Z @ u) / np.linalg.norm(u))
+    norm = np.sqrt(np.sum(zeta**2))
+    radius = np.max(np.linalg.norm(Z, axis=1))
+    return norm, ((radius + norm) / gamma) ** 2
+
+
+def test_right_bound_with_deviations_passes(capsys):
+    ch05.check_bound_with_deviations(bound_with_deviations)
+    assert capsys.readouterr().out == "All 7 checks passed for bound_with_deviations.\n"
+
+
+def _slipped(normalise=True, clip=True, root=True, constant=True, square=True):
+    def answer(X, y, u, gamma):
+        if not np.any(u):
+            raise ValueError("u is zero")
+        Z = np.hstack([np.ones((len(X), 1)), X])
+        length = np.linalg.norm(u) if normalise else 1.0
+        shortfall = gamma - y * (Z @ u) / length
+        zeta = np.maximum(0.0, shortfall) if clip else shortfall
+        norm = np.sqrt(np.sum(zeta**2)) if root else np.sum(zeta**2)
+        radius = np.max(np.linalg.norm(Z if constant else X, axis=1))
+        ratio = (radius + norm) / gamma
+        return norm, ratio**2 if square else ratio
+
+    return answer
+
+
+@pytest.mark.parametrize(
+    ("slip", "words"),
+    [
+        ({"normalise": False}, "divide u by its length"),
+        ({"clip": False}, "deviates by 0, not by a negative amount"),
+        ({"root": False}, "square root of the sum of the squared deviations"),
+        ({"constant": False}, "include the constant feature"),
+        ({"square": False}, "((R + ||zeta||) / gamma) squared"),
+    ],
+)
+def test_each_slip_in_the_bound_with_deviations_gets_its_own_hint(slip, words):
+    with pytest.raises(ExerciseFailure) as failure:
+        ch05.check_bound_with_deviations(_slipped(**slip))
+    message = str(failure.value)
+    assert words in message
+    others = [
+        "divide u by its length",
+        "not by a negative amount",
+        "square root of the sum",
+        "include the constant feature",
+        "/ gamma) squared",
+    ]
+    assert sum(other in message for other in others) == 1
+
+
+def test_no_error_on_a_zero_u_is_caught():
+    def no_check(X, y, u, gamma):
+        Z = np.hstack([np.ones((len(X), 1)), X])
+        with np.errstate(all="ignore"):
+            zeta = np.maximum(0.0, gamma - y * (Z @ u) / np.linalg.norm(u))
+        norm = np.sqrt(np.sum(zeta**2))
+        radius = np.max(np.linalg.norm(Z, axis=1))
+        return norm, ((radius + norm) / gamma) ** 2
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch05.check_bound_with_deviations(no_check)
+    assert "should raise ValueError" in str(failure.value)
+
+
+def test_calling_the_library_is_refused():
+    from perceptron_lib.theory.nonseparable import deviation_bound
+
+    def borrowed(X, y, u, gamma):
+        result = deviation_bound(X, y, u / np.linalg.norm(u), gamma)
+        return result.deviation_norm, result.bound
+
+    with pytest.raises(ExerciseFailure, match="deviation_bound"):
+        ch05.check_bound_with_deviations(borrowed)
+
+
+def test_bound_with_deviations_may_use_lifted_radius():
+    """R is not what the exercise asks for: an answer that takes it from lifted_radius passes."""
+    from perceptron_lib import lifted_radius
+
+    def bound_with_deviations(X, y, u, gamma):
+        if not np.any(u):
+            raise ValueError("u is zero: it has no direction")
+        u = np.asarray(u, dtype=float) / np.linalg.norm(u)
+        lifted = np.column_stack([np.ones(len(X)), X])
+        zeta = np.maximum(0.0, gamma - y * (lifted @ u))
+        norm = float(np.sqrt(np.sum(zeta**2)))
+        return norm, ((lifted_radius(X) + norm) / gamma) ** 2
+
+    ch05.check_bound_with_deviations(bound_with_deviations)

@@ -19,10 +19,16 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import Perceptron as SklearnPerceptron
 from sklearn.utils.multiclass import check_classification_targets
 
-from perceptron_lib import AveragedPerceptron, MarginPerceptron, Perceptron, VotedPerceptron
+from perceptron_lib import (
+    AveragedPerceptron,
+    MarginPerceptron,
+    MulticlassPerceptron,
+    Perceptron,
+    VotedPerceptron,
+)
 from perceptron_lib._base import check_csr_structure, classes_of
 
-ONLINE = [Perceptron, AveragedPerceptron, VotedPerceptron, MarginPerceptron]
+ONLINE = [Perceptron, AveragedPerceptron, VotedPerceptron, MarginPerceptron, MulticlassPerceptron]
 
 # -- labels ------------------------------------------------------------------------------
 

@@ -8,8 +8,8 @@ its own layer and from the layers below, never from one above:
    and SciPy only: nothing here trains an estimator);
 3. ``data/``: data sets and feature maps (may use ``theory/`` to check them);
 4. the estimators and what works on one: ``_base``, ``_online``,
-   ``perceptron``, ``averaged``, ``voted``, ``margin``, ``batch``, ``kernel``,
-   ``mixing`` (the arithmetic of parameter mixing), ``trace`` (it drives an
+   ``perceptron``, ``averaged``, ``voted``, ``margin``, ``multiclass``, ``batch``, ``kernel``,
+   ``structured``, ``mixing`` (the arithmetic of parameter mixing), ``trace`` (it drives an
    estimator, so it stands beside them) and ``rosenblatt``;
 5. ``experiments/`` (what trains estimators to measure or check something)
    and ``distributed`` (an estimator built on ``mixing`` and a cluster);
@@ -50,8 +50,10 @@ LAYERS = (
             "averaged",
             "voted",
             "margin",
+            "multiclass",
             "batch",
             "kernel",
+            "structured",
             "mixing",
             "trace",
             "rosenblatt",

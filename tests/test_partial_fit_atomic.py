@@ -20,9 +20,15 @@ from scipy import sparse
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import validate_data
 
-from perceptron_lib import AveragedPerceptron, MarginPerceptron, Perceptron, VotedPerceptron
+from perceptron_lib import (
+    AveragedPerceptron,
+    MarginPerceptron,
+    MulticlassPerceptron,
+    Perceptron,
+    VotedPerceptron,
+)
 
-ONLINE = [Perceptron, AveragedPerceptron, VotedPerceptron, MarginPerceptron]
+ONLINE = [Perceptron, AveragedPerceptron, VotedPerceptron, MarginPerceptron, MulticlassPerceptron]
 BAD = {"nan": np.nan, "inf": np.inf, "-inf": -np.inf}
 MATRIX = {"dense": np.asarray, "csr": sparse.csr_matrix}
 

@@ -112,6 +112,9 @@ SCREENSHOTS = ROOT / "_build" / "screenshots"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 TIMEOUT_MS = 15_000
+# A full-page photograph of a long chapter is an artefact for people to look at, not a
+# measured property: on a loaded machine it can take longer than a page load may.
+SCREENSHOT_TIMEOUT_MS = 90_000
 BOOK_PDF = "perceptron-course.pdf"  # make pdf and the deploy workflow put it there
 
 
@@ -463,7 +466,7 @@ def check_page(
     if repository is not None:
         problems += button_problems(page, docname, repository)
     if screenshot is not None:
-        page.screenshot(path=screenshot, full_page=True)
+        page.screenshot(path=screenshot, full_page=True, timeout=SCREENSHOT_TIMEOUT_MS)
     problems += solution_problems(page)
     problems += animation_problems(page, required=is_chapter(docname))
     return watch.problems + problems
@@ -574,7 +577,9 @@ def test_page_views(docname: str, site_url: str, browser) -> None:
             if scheme == "light":
                 for check in (formula_box_problems, enlarge_cue_problems, proof_formula_problems):
                     problems += [f"{view}: {problem}" for problem in check(page)]
-            page.screenshot(path=screenshot_path(docname, view), full_page=True)
+            page.screenshot(
+                path=screenshot_path(docname, view), full_page=True, timeout=SCREENSHOT_TIMEOUT_MS
+            )
             problems += [f"{view}: {problem}" for problem in axe_problems(page)]
             if scheme == "light":  # scrolls: after the screenshot
                 problems += [f"{view}: {problem}" for problem in covered_control_problems(page)]
@@ -582,7 +587,11 @@ def test_page_views(docname: str, site_url: str, browser) -> None:
                 problems += [f"{view}: {problem}" for problem in dark_animation_problems(page)]
                 # The layout follows the width: no need to load the page again.
                 page.set_viewport_size(DESKTOP)
-                page.screenshot(path=screenshot_path(docname, "desktop-dark"), full_page=True)
+                page.screenshot(
+                    path=screenshot_path(docname, "desktop-dark"),
+                    full_page=True,
+                    timeout=SCREENSHOT_TIMEOUT_MS,
+                )
                 problems += [f"desktop-dark: {problem}" for problem in axe_problems(page)]
             problems += [f"{scheme}: {problem}" for problem in watch.problems]
     assert not problems, f"{docname}:\n  " + "\n  ".join(problems)

@@ -14,9 +14,22 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from perceptron_lib import AveragedPerceptron, BatchPerceptron, Perceptron, VotedPerceptron
+from perceptron_lib import (
+    AveragedPerceptron,
+    BatchPerceptron,
+    MulticlassPerceptron,
+    Perceptron,
+    VotedPerceptron,
+)
 
-ESTIMATORS = [Perceptron(), AveragedPerceptron(), VotedPerceptron(), BatchPerceptron()]
+ESTIMATORS = [
+    Perceptron(),
+    AveragedPerceptron(),
+    VotedPerceptron(),
+    BatchPerceptron(),
+    MulticlassPerceptron(),
+    MulticlassPerceptron(average=True),
+]
 
 
 @parametrize_with_checks(ESTIMATORS, expected_failed_checks=None)

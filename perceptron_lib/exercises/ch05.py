@@ -17,12 +17,23 @@ from numpy.typing import ArrayLike
 
 from ..data.features import add_constant_feature
 from ..theory.convergence import lifted_bound, lifted_margin, lifted_radius
+from ..theory.nonseparable import best_deviation_bound, deviation_bound, deviations
 from . import check_function, diagnose, refuse_calls
 
-__all__ = ["check_lifted_quantities", "check_scaled_bound"]
+__all__ = ["check_bound_with_deviations", "check_lifted_quantities", "check_scaled_bound"]
 
 # The library's answers to this chapter's exercises: a student's function may not call them.
-_LIBRARY_ANSWERS = (lifted_radius, lifted_margin, lifted_bound)
+_LIBRARY_ANSWERS = (
+    lifted_radius,
+    lifted_margin,
+    lifted_bound,
+    deviations,
+    deviation_bound,
+    best_deviation_bound,
+)
+# The bound for any data asks for the deviations and the bound, not for R: the
+# chapter computes R with lifted_radius throughout, so a student may too.
+_DEVIATION_ANSWERS = (deviations, deviation_bound, best_deviation_bound)
 
 
 def _reference_lifted_quantities(
@@ -263,10 +274,115 @@ def check_scaled_bound(scaled_bound: Callable[..., float]) -> None:
     )
 
 
+def _reference_bound_with_deviations(
+    X: ArrayLike, y: ArrayLike, u: ArrayLike, gamma: float
+) -> tuple[float, float]:
+    u = np.asarray(u, dtype=float)
+    if not np.any(u):
+        raise ValueError("u is zero: it has no direction")
+    result = deviation_bound(X, y, u / np.linalg.norm(u), gamma)
+    return result.deviation_norm, result.bound
+
+
+def _deviation_slip(
+    X, y, u, gamma, *, normalise=True, clip=True, root=True, constant=True, square=True
+) -> tuple[float, float]:
+    """``(||zeta||, bound)`` as a function with one slip computes it (all True: right)."""
+    X, y, u = (np.asarray(v, dtype=float) for v in (X, y, u))
+    if normalise:
+        u = u / np.linalg.norm(u)
+    Z = np.hstack([np.ones((X.shape[0], 1)), X])
+    shortfall = gamma - y * (Z @ u)
+    zeta = np.maximum(0.0, shortfall) if clip else shortfall
+    norm = float(np.sqrt(np.sum(zeta**2))) if root else float(np.sum(zeta**2))
+    radius = float(np.max(np.linalg.norm(Z if constant else X, axis=1)))
+    ratio = (radius + norm) / gamma
+    return norm, ratio**2 if square else ratio
+
+
+def _deviation_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> list[str]:
+    if isinstance(expected, ValueError):
+        return []
+    X, y, u, gamma = (arguments[key] for key in ("X", "y", "u", "gamma"))
+    slips = [
+        (
+            _deviation_slip(X, y, u, gamma, normalise=False),
+            "the theorem measures margins along a unit vector: divide u by its length first.",
+        ),
+        (
+            _deviation_slip(X, y, u, gamma, clip=False),
+            "a deviation is max(0, gamma - y u . (1, x)): an example with a margin "
+            "larger than gamma deviates by 0, not by a negative amount.",
+        ),
+        (
+            _deviation_slip(X, y, u, gamma, root=False),
+            "||zeta|| is the square root of the sum of the squared deviations.",
+        ),
+        (
+            _deviation_slip(X, y, u, gamma, constant=False),
+            "R is the radius of the lifted examples (1, x): include the constant feature.",
+        ),
+        (
+            _deviation_slip(X, y, u, gamma, square=False),
+            "the bound is ((R + ||zeta||) / gamma) squared.",
+        ),
+    ]
+    return diagnose(got, expected, slips)
+
+
+def check_bound_with_deviations(bound_with_deviations: Callable[..., tuple]) -> None:
+    """Check ``bound_with_deviations(X, y, u, gamma)``: ``(||zeta||, bound)`` for any data.
+
+    ``u`` is a nonzero vector of the lifted space (the constant's weight
+    first), not necessarily of length 1: the function divides it by its
+    length. With ``z_i = (1, x_i)``, the deviations are
+    ``zeta_i = max(0, gamma - y_i u . z_i)``, ``||zeta||`` is the square root
+    of the sum of their squares, ``R = max_i ||z_i||``, and the bound is
+    ``((R + ||zeta||) / gamma)^2``. A zero ``u`` has no direction: raise
+    ``ValueError``. ``X``, ``y`` and ``u`` are NumPy arrays. The library's
+    ``deviations``, ``deviation_bound`` and ``best_deviation_bound`` are the
+    answer, so the function may not call them; ``lifted_radius`` may be used
+    for ``R``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> def bound_with_deviations(X, y, u, gamma):
+    ...     if not np.any(u):
+    ...         raise ValueError("u is zero")
+    ...     Z = np.hstack([np.ones((len(X), 1)), X])
+    ...     zeta = np.maximum(0.0, gamma - y * (Z @ u) / np.linalg.norm(u))
+    ...     norm = np.sqrt(np.sum(zeta**2))
+    ...     R = np.max(np.linalg.norm(Z, axis=1))
+    ...     return norm, ((R + norm) / gamma) ** 2
+    >>> check_bound_with_deviations(bound_with_deviations)
+    All 7 checks passed for bound_with_deviations.
+    """
+    refuse_calls(bound_with_deviations, _DEVIATION_ANSWERS, name="bound_with_deviations")
+    cases = [
+        _case([[2.0], [0.5], [1.0]], [1, 1, -1], [0.0, 1.0], 1.0),
+        _case([[2.0], [0.5], [1.0]], [1, 1, -1], [0.0, 2.0], 1.0),  # u of length 2
+        _case([[1.0], [-1.0]], [1, -1], [1.0, 1.0], 0.5),
+        _case([[1.0], [-1.0]], [1, -1], [0.0, 1.0], 0.5),  # separable: ||zeta|| = 0
+        _case([[1.0]], [1], [0.0, 0.0], 1.0),  # u = 0: ValueError
+        _case([[1.0, 1.0], [0.5, 3.0], [2.0, 2.0]], [1, 1, -1], [1.5, -2.0, 1.0], 0.3),
+        _case([[3.0, 4.0], [-1.0, 0.0]], [1, -1], [0.0, 0.6, 0.8], 10.0),
+    ]
+    check_function(
+        bound_with_deviations,
+        _reference_bound_with_deviations,
+        cases,
+        name="bound_with_deviations",
+        hint=_deviation_hint,
+        returns=("deviation_norm", "bound"),
+    )
+
+
 # The library's functions an answer may call while ``make grade`` grades it, by
 # checker (none for a checker not listed): the grader refuses an answer that
 # reaches any other function of the library, which holds every solution.
 PERMITTED_HELPERS: dict[str, tuple] = {
     "check_lifted_quantities": (add_constant_feature,),
     "check_scaled_bound": (add_constant_feature,),
+    "check_bound_with_deviations": (add_constant_feature, lifted_radius),
 }

@@ -4,6 +4,8 @@
   error per pass (chapter 4); its names are importable from here;
 - :mod:`~perceptron_lib.experiments.convergence`: the convergence proof along
   a recorded run, the mistake bound against measured counts (chapter 5);
+- :mod:`~perceptron_lib.experiments.nonseparable`: directions for the
+  mistake bound on any data, and its proof along a run (chapter 5);
 - :mod:`~perceptron_lib.experiments.averaging`: voting and averaging taken
   apart on real runs, the cost of a prediction (chapter 6);
 - :mod:`~perceptron_lib.experiments.at_scale`: what is sequential in a run and

@@ -248,3 +248,47 @@ def plot_tau_boundaries(X: ArrayLike, y: ArrayLike, models: dict, widest, axes=N
         ax.set_title(f"tau = {tau:g}: margin {reached:.3f}", fontsize="medium")
         ax.legend().remove()
     return axes
+
+
+def plot_deviation_bound(
+    gammas: ArrayLike,
+    bounds: ArrayLike,
+    mistakes: int,
+    n_visits: int,
+    ax: Axes | None = None,
+    *,
+    title: str = "",
+) -> Axes:
+    """The bound ``((R + ||zeta||) / gamma)^2`` against ``gamma``, beside the mistakes made.
+
+    Both axes are logarithmic. A solid line is the bound for each ``gamma``, a
+    dashed one the mistakes the run made, a dotted one ``n_visits`` (one
+    mistake per example visited, the count no run can exceed). The theorem
+    says the solid line never dips below the dashed one.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> ax = plot_deviation_bound([0.5, 1.0, 2.0], [90.0, 40.0, 60.0], 8, 100)
+    >>> len(ax.get_lines()), ax.get_xscale(), ax.get_yscale()
+    (3, 'log', 'log')
+    >>> plt.close("all")
+    """
+    gammas = np.asarray(gammas, dtype=float)
+    bounds = np.asarray(bounds, dtype=float)
+    if gammas.shape != bounds.shape or gammas.ndim != 1:
+        raise ValueError("gammas and bounds must be 1-d arrays of the same length.")
+    if np.any(gammas <= 0) or np.any(bounds <= 0) or mistakes <= 0 or n_visits <= 0:
+        raise ValueError("gammas, bounds, mistakes and n_visits must be positive (log axes).")
+    ax = _get_axes(ax, figsize=(4.6, 3.4))
+    ax.plot(gammas, bounds, color=BOUND, label="bound")
+    ax.axhline(n_visits, color="0.4", linestyle=":", label="examples visited")
+    ax.axhline(mistakes, color=MEASURED, linestyle="--", label="mistakes made")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(r"margin $\gamma$ (lifted)")
+    ax.set_ylabel("mistakes")
+    if title:
+        ax.set_title(title, fontsize="medium")
+    ax.legend(frameon=False, fontsize="small")
+    return ax
