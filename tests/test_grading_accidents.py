@@ -188,9 +188,15 @@ def test_disk_writers_lose_only_their_own_points(graded):
     for student in ("disk-tmp", "disk-work"):
         assert table[student, ACTIVATION]["score"] == "2", student
         row = table[student, PREDICT]
-        assert row["score"] == "0" and row["reason"], row
+        assert float(row["score"]) < 2 and row["reason"], row
+    # /tmp is a small tmpfs: the first 64 MiB block already fills it, every case fails.
+    assert table["disk-tmp", PREDICT]["score"] == "0"
     assert "No space left on device" in table["disk-tmp", PREDICT]["reason"]
-    assert "killed" in table["disk-work", PREDICT]["reason"]
+    # The answer is called in a fresh sandbox whose folder has a file-size limit and a
+    # quota: the calls made before a limit is reached pass, the others fail with it
+    # named (partial credit is the fraction of checks passed, as for any answer).
+    reason = table["disk-work", PREDICT]["reason"]
+    assert "File too large" in reason or "MiB a submission may write" in reason, reason
     assert table["honest", PREDICT]["score"] == "2"
 
 
