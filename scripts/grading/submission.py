@@ -291,8 +291,14 @@ def grade_notebook(
         checker = tests[question.grade_id].checker
         text = f"The results of {checker} were recorded; the grader compares them.\n"
         executed.cells[question.index].outputs = [
-            nbformat.v4.new_output("stream", name="stdout", text=text + outcome.printed)
+            nbformat.v4.new_output("stream", name="stdout", text=text)
         ]
+        if outcome.printed:
+            # A stream of its own: fill.py drops the line above and keeps what the
+            # student's function printed, which nbgrader's output cap then measures.
+            executed.cells[question.index].outputs.append(
+                nbformat.v4.new_output("stream", name="stdout", text=outcome.printed)
+            )
     verdicts = {}
     for index, grade_id in where.items():
         own = [r for r in records if r.get("question") == grade_id]
