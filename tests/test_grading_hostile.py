@@ -180,9 +180,14 @@ def test_cheats_score_what_the_answer_is_worth(graded):
     for student in ("patcher", "frames", "hook", "all-cheats"):
         row = table[student, PREDICT]
         assert row["score"] == "0", row
-        assert (
-            "predict(w=[0.0], x=[0.0], b=0.0) returned 0 but should return -1" in row["reason"]
-        ), row
+        if student in ("frames", "all-cheats"):
+            # Reading the grader's frames (sys._getframe) is itself refused since
+            # issue 33: the function runs in the grader's traced process.
+            assert "refused" in row["reason"] and "sys._getframe" in row["reason"], row
+        else:
+            assert (
+                "predict(w=[0.0], x=[0.0], b=0.0) returned 0 but should return -1" in row["reason"]
+            ), row
         assert table[student, ACTIVATION]["score"] == "2", student
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ..data.features import add_constant_feature
 from ..theory.convergence import lifted_bound, lifted_margin, lifted_radius
 from ..theory.nonseparable import best_deviation_bound, deviation_bound, deviations
 from . import check_function, diagnose, refuse_calls
@@ -375,3 +376,13 @@ def check_bound_with_deviations(bound_with_deviations: Callable[..., tuple]) -> 
         hint=_deviation_hint,
         returns=("deviation_norm", "bound"),
     )
+
+
+# The library's functions an answer may call while ``make grade`` grades it, by
+# checker (none for a checker not listed): the grader refuses an answer that
+# reaches any other function of the library, which holds every solution.
+PERMITTED_HELPERS: dict[str, tuple] = {
+    "check_lifted_quantities": (add_constant_feature,),
+    "check_scaled_bound": (add_constant_feature,),
+    "check_bound_with_deviations": (add_constant_feature, lifted_radius),
+}

@@ -86,7 +86,8 @@ def _objects_used(
     """``(name, object)`` for everything ``function`` can reach by a name it uses.
 
     A name is looked up where Python would look it up when the function runs:
-    in the function's closure cells, then in its module's globals; a module
+    in the function's closure cells, then in its module's globals, and its
+    default arguments' values are used by their parameters' names; a module
     the function imports itself is found by its name. An attribute name
     (``pl.lifted_radius``, or ``from perceptron_lib import lifted_radius``
     inside the function) is looked up on every module so reached, and on the
@@ -124,6 +125,16 @@ def _objects_used(
                 continue
         elif used in namespace:
             found.append((used, namespace[used]))
+    # A default argument is a name the function uses too: def f(X, radius=lifted_radius).
+    defaults = dict(
+        zip(
+            reversed(code.co_varnames[: code.co_argcount]),
+            reversed(function.__defaults__ or ()),
+            strict=False,
+        )
+    )
+    defaults.update(function.__kwdefaults__ or {})
+    found += sorted(defaults.items(), key=lambda item: item[0])
     for module_name in sorted(imported):
         module = sys.modules.get(module_name)
         if module is None:
@@ -163,9 +174,13 @@ def refuse_calls(function: Callable, forbidden: Sequence[Callable], *, name: str
     function would be answered by calling it; this check sends the student
     back to the definitions. It compares objects, not names: the library's
     function imported under another name, reached as an attribute
-    (``pl.lifted_radius``), or wrapped in a helper, a lambda or a
-    ``functools.partial`` of the student's is refused; a student's own
-    function that happens to carry the library's name is accepted.
+    (``pl.lifted_radius``), given as a default argument, or wrapped in a
+    helper, a lambda or a ``functools.partial`` of the student's is refused;
+    a student's own function that happens to carry the library's name is
+    accepted. It reads the function's code, so it is a first check, given
+    in the notebook: an object whose ``__call__`` hides the call escapes it.
+    ``make grade`` traces what the function actually enters instead (see
+    the course's "Assigning and grading a chapter").
 
     Parameters
     ----------

@@ -79,3 +79,26 @@ def verdict_outputs(verdict: dict) -> list:
             "execute_result", data={"text/plain": f"{verdict['score']:g}"}, execution_count=None
         ),
     ]
+
+
+class KeepFirstCopy(Preprocessor):
+    """A copied graded or locked cell (same grade id) is an ordinary cell; the first is kept.
+
+    It takes the place of nbgrader's ``DeduplicateIds``, which keeps the last
+    copy: the sandbox ran the first (:func:`grading.submission.run_notebook`),
+    so that is the one whose verdict is recorded. nbgrader then writes the
+    instructor's text into it (``OverwriteCells``); the copy is graded by no one.
+    """
+
+    enabled = Bool(True).tag(config=True)
+
+    def preprocess(self, nb, resources):
+        seen = set()
+        for cell in nb.cells:
+            grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+            if grade_id is None:
+                continue
+            if grade_id in seen:  # no metadata at all: nbgrader rejects an empty one
+                del cell.metadata["nbgrader"]
+            seen.add(grade_id)
+        return nb, resources

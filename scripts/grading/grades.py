@@ -30,7 +30,17 @@ puts what students handed in through a JupyterHub): submissions changed since
 they were graded are graded again.
 
 A notebook that is not valid JSON is kept in ``submitted/`` and scores 0 on
-every question; grading of everyone else goes on.
+every question; grading of everyone else goes on. A submission is regular
+files inside the student's folder: a symbolic link anywhere in it is not
+followed (a row or a note says so), and a folder whose name nbgrader cannot
+take as a student id is refused by name (``grading/layout.py``). A graded cell
+the student copied and pasted is graded once, the first copy.
+
+Progress (notebooks run, time elapsed, an estimate of what remains) is one line
+on a terminal, a line per notebook in a log. Ctrl-C stops the sandboxes and
+says so; a grader killed outright leaves work folders and cgroups that the next
+run removes. Either way ``make grade`` again resumes: a submission counts as
+graded only once nbgrader recorded its grades and feedback to the end.
 
 Usage: ``python scripts/grading/grades.py [--all-or-nothing] COURSE_DIR SUBMITTED_DIR``
 """
@@ -38,15 +48,18 @@ Usage: ``python scripts/grading/grades.py [--all-or-nothing] COURSE_DIR SUBMITTE
 from __future__ import annotations
 
 import csv
+import ctypes
 import filecmp
 import html
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -60,12 +73,13 @@ from nbgrader.api import Gradebook, MissingEntry  # noqa: E402
 
 SCRIPTS = Path(__file__).resolve().parents[1]  # scripts/, where the grading package is
 sys.path.insert(0, str(SCRIPTS))
-from grading import layout, nbgrader_course, sandbox, submission  # noqa: E402
+from grading import layout, nbgrader_course, progress, sandbox, submission  # noqa: E402
 from grading.submission import CELL_TIMEOUT  # noqa: E402
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 COLUMNS = ["student", "assignment", "question", "score", "max_score", "reason"]
 STEPS = ("submitted", "autograded", "feedback")
+RECORDED = "recorded"  # in sandbox/<student>/<assignment>/: nbgrader finished with it
 
 
 @dataclass
@@ -122,25 +136,83 @@ def collect(course: Path, submitted: Path, stamp: str) -> dict[str, list[str]]:
         student, assignment = item.student, item.assignment
         notes = course / "sandbox" / student / assignment / "found.json"
         notes.parent.mkdir(parents=True, exist_ok=True)
-        notes.write_text(json.dumps(item.notes, ensure_ascii=False))
         with tempfile.TemporaryDirectory() as tmp:
             incoming = Path(tmp) / assignment  # the submission as nbgrader expects it
+            incoming.mkdir()
             if item.folder is not None:
-                shutil.copytree(item.folder, incoming, ignore=shutil.ignore_patterns("*.ipynb"))
-            incoming.mkdir(exist_ok=True)
+                item.notes += _copy_files(item.folder, incoming)
             for name, path in item.notebooks.items():
-                shutil.copyfile(path, incoming / name)
+                if not path.is_symlink():  # (layout checked; it may have changed since)
+                    shutil.copyfile(path, incoming / name)
+            notes.write_text(json.dumps(item.notes, ensure_ascii=False))
             target = course / "submitted" / student / assignment
             if target.exists() and not _differs(incoming, target):
                 graded = course / "autograded" / student / assignment
-                if graded.exists() and not _newer(target, graded):
-                    continue  # graded already: keep its grades (and any manual ones)
+                if graded.exists() and recorded(course, student, assignment):
+                    if not _newer(target, graded):
+                        continue  # graded already: keep its grades (and any manual ones)
             elif target.exists():
                 _archive(course, student, assignment, stamp)
             if not target.exists():
-                shutil.copytree(incoming, target)
+                # Copied beside it, then renamed: a grader killed while copying
+                # leaves no half submission that a later run would take as whole.
+                partial = target.parent / f".{assignment}.partial"
+                shutil.rmtree(partial, ignore_errors=True)
+                shutil.copytree(incoming, partial)
+                partial.rename(target)
         to_grade.setdefault(assignment, []).append(student)
     return to_grade
+
+
+def _copy_files(folder: Path, target: Path) -> list[str]:
+    """Copy the regular files of ``folder`` (notebooks aside) and its real subfolders.
+
+    Symbolic links and special files are not followed nor read: a note says so.
+    """
+    notes = []
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        if entry.name.endswith(".ipynb") and not entry.is_dir(follow_symlinks=False):
+            continue  # the notebooks: by name, from layout (which notes a link)
+        if entry.is_symlink():
+            notes.append(f"{entry.name} {layout.LINK}")
+        elif entry.is_dir(follow_symlinks=False):
+            (target / entry.name).mkdir()
+            notes += _copy_files(Path(entry.path), target / entry.name)
+        elif entry.is_file(follow_symlinks=False):
+            shutil.copyfile(entry.path, target / entry.name)
+        else:
+            notes.append(f"{entry.name} is not a regular file: not read")
+    return notes
+
+
+def recorded(course: Path, student: str, assignment: str) -> bool:
+    """Did nbgrader record this submission's grades and feedback to the end?
+
+    The mark is written after ``nbgrader autograde`` and ``generate_feedback``
+    both succeeded: an ``autograded/`` folder alone may be what a killed grader
+    left before the grades were saved.
+    """
+    return (course / "sandbox" / student / assignment / RECORDED).exists()
+
+
+def mark_graded_before(course: Path) -> None:
+    """Give the ``recorded`` mark to what a grader without marks graded to the end.
+
+    Once per course folder: a submission with an ``autograded/`` folder and a
+    feedback page was recorded (nbgrader writes feedback last), so it is not
+    graded again only because the mark is new.
+    """
+    done = course / "sandbox" / ".recorded-marks"
+    if done.exists():
+        return
+    for graded in (course / "autograded").glob("*/*"):
+        student, assignment = graded.parent.name, graded.name
+        if graded.is_dir() and any((course / "feedback" / student / assignment).glob("*.html")):
+            mark = course / "sandbox" / student / assignment / RECORDED
+            mark.parent.mkdir(parents=True, exist_ok=True)
+            mark.write_text("")
+    done.parent.mkdir(exist_ok=True)
+    done.write_text("")
 
 
 def _archive(course: Path, student: str, assignment: str, stamp: str) -> None:
@@ -204,11 +276,16 @@ def grade_all(
     partial_credit: bool = True,
     workers: int | None = None,
 ) -> None:
-    """Run every new submission in the sandbox (in parallel), then record it with nbgrader."""
+    """Run every new submission in the sandbox (in parallel), then record it with nbgrader.
+
+    Ctrl-C stops the sandboxes, removes their folders and raises
+    ``KeyboardInterrupt``; what was not recorded is graded again by the next run.
+    """
     jobs = []
     for assignment, students in sorted(to_grade.items()):
         names = {p.name for p in (course / "source" / assignment).glob("*.ipynb")}
         for student in students:
+            (course / "sandbox" / student / assignment / RECORDED).unlink(missing_ok=True)
             for path in sorted((course / "submitted" / student / assignment).glob("*.ipynb")):
                 if path.name in names and notebook_problem(path) is None:
                     jobs.append((student, assignment, path.name))
@@ -228,21 +305,38 @@ def grade_all(
             course, student, assignment, name, partial_credit=partial_credit
         )
 
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        for job, _ in zip(jobs, pool.map(one, jobs), strict=True):
-            print(f"ran {job[0]}/{job[1]}/{job[2]} in the sandbox")
+    shown = progress.Progress(len(jobs), "notebooks graded")
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
+        for _ in pool.map(one, jobs):
+            shown.step()
+    except BaseException:  # Ctrl-C: stop the running sandboxes, start no other
+        shown.stop()
+        sandbox.stop_all()
+        pool.shutdown(wait=True, cancel_futures=True)  # their folders are removed
+        raise
+    pool.shutdown()
     graded: dict[str, list[str]] = {}
     for student, assignment, _ in jobs:
         if student not in graded.setdefault(assignment, []):
             graded[assignment].append(student)
     for assignment, students in sorted(graded.items()):
-        _batch(course, assignment, students)
+        print(f"nbgrader: recording {assignment}, {len(students)} students", flush=True)
+        for student in _batch(course, assignment, students):
+            (course / "sandbox" / student / assignment / RECORDED).write_text("")
 
 
-def _batch(course: Path, assignment: str, students: list[str]) -> None:
+def _die_with_grader() -> None:  # in the child, before nbgrader starts
+    """A grader killed (SIGKILL) takes nbgrader with it: no half-recorded class goes on."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+def _batch(course: Path, assignment: str, students: list[str]) -> list[str]:
     """nbgrader autograde and feedback for these students, in one process.
 
-    See ``grading/nbgrader_batch.py``.
+    Returns the students whose grades and feedback were both recorded. See
+    ``grading/nbgrader_batch.py``.
     """
     bin_dir = str(Path(sys.executable).parent)
     env = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")}
@@ -253,7 +347,9 @@ def _batch(course: Path, assignment: str, students: list[str]) -> None:
         input="\n".join(students),
         capture_output=True,
         text=True,
+        preexec_fn=_die_with_grader,
     )
+    done = {student: 0 for student in students}
     for line in result.stdout.splitlines():
         if line.startswith("{"):
             report = json.loads(line)
@@ -262,8 +358,12 @@ def _batch(course: Path, assignment: str, students: list[str]) -> None:
                     f"nbgrader {report['action']} {assignment} {report['student']}: "
                     f"{report['error']}"
                 )
+            elif report["student"] in done:
+                done[report["student"]] += 1
     if result.returncode != 0:
         print(f"nbgrader {assignment}: {result.stderr[-2000:]}")
+        return []
+    return [student for student, steps in done.items() if steps == 2]
 
 
 def _grade_ids(notebook: nbformat.NotebookNode) -> dict[str, nbformat.NotebookNode]:
@@ -351,7 +451,13 @@ def _notebook_rows(course, gradebook, assignment, notebook, student) -> list[Row
     if problem is not None:
         return [Row(student, assignment, c.name, 0, c.max_score, problem) for c in cells]
     autograded = _grade_ids(nbformat.read(autograded_path, as_version=4))
-    submitted = _grade_ids(nbformat.read(submitted_path, as_version=4))
+    handed_in = nbformat.read(submitted_path, as_version=4)
+    copies = Counter(
+        cell.metadata["nbgrader"]["grade_id"]
+        for cell in handed_in.cells
+        if "grade_id" in cell.metadata.get("nbgrader", {})
+    )
+    submitted = _grade_ids(handed_in)
     sources = {cell.name: cell for cell in notebook.source_cells}
     result = []
     for cell in cells:
@@ -363,6 +469,17 @@ def _notebook_rows(course, gradebook, assignment, notebook, student) -> list[Row
         )
         present = autograded.get(cell.name) if cell.name in submitted else None
         reason = reason_for(present, submitted.get(cell.name), sources.get(cell.name), score)
+        if copies[cell.name] > 1:
+            graded_how = (
+                "the first was graded, with the instructor's test"
+                if getattr(sources.get(cell.name), "locked", False)
+                else "the first was graded"
+            )
+            copy = (
+                f"the cell {cell.name} appears {copies[cell.name]} times (copied and pasted?): "
+                f"{graded_how}; the copies were ignored"
+            )
+            reason = "; ".join(x for x in (reason, copy) if x)
         result.append(Row(student, assignment, cell.name, score, cell.max_score, reason))
     return result
 
@@ -422,8 +539,21 @@ def main(course_dir: str, submitted_dir: str, *, partial_credit: bool = True) ->
     # The course's nbgrader settings are ours: written again, so that nothing
     # appended to them runs, and nbgrader executes nothing itself.
     nbgrader_course.write_config(course)
+    for leftover in sandbox.clean_dead():
+        print(f"removed {leftover}, left by a grader that was killed")
+    mark_graded_before(course)
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
-    grade_all(course, collect(course, submitted, stamp), partial_credit=partial_credit)
+    try:
+        with sandbox.run_folder():
+            grade_all(course, collect(course, submitted, stamp), partial_credit=partial_credit)
+    except KeyboardInterrupt:
+        sys.stderr.write(
+            "\nmake grade: interrupted (Ctrl-C). The sandboxes were stopped and their "
+            "folders removed; what was recorded is kept. Run make grade again to grade "
+            "the rest.\n"
+        )
+        sandbox.resume()
+        raise SystemExit(130) from None
     write_broken_feedback(course)
     table = rows(course)
     add_notes_to_feedback(course, table)

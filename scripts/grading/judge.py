@@ -230,6 +230,38 @@ def _special(record: dict | None, missing: str) -> str | None:
     return None
 
 
+def refusal(calls: list[Call], records: list[dict]) -> str | None:
+    """Why an answer is refused: it reached the library's code, or switched off the tracing.
+
+    Each result of the fresh sandbox (:mod:`grading.probe`) lists the library's
+    functions the student's code entered while it ran (``reached``), and what
+    it did to the tracing or to its process (``tampered``).
+    """
+    name = calls[0].name if calls else "the function"
+    reached, tampered, cases = [], [], 0
+    for record in records:
+        found = [str(f) for f in record.get("reached") or []]
+        cases += bool(found)
+        reached += [f for f in found if f not in reached]
+        tampered += [str(t) for t in record.get("tampered") or [] if str(t) not in tampered]
+        if record.get("profiled") is False and "the tracing" not in tampered:
+            tampered.append("the tracing")
+    if tampered:
+        return (
+            f"refused: while it was graded, {name} changed or escaped the grader's tracing "
+            f"({', '.join(tampered[:3])}); an answer computes its result itself, in this "
+            "process. Ask the instructor to read it"
+        )
+    if reached:
+        shown = reached[0] + (f" and {len(reached) - 1} more" if len(reached) > 1 else "")
+        run = sum(1 for r in records if "call" in r and "case" in r)
+        return (
+            f"refused: {name} reached the library's {shown} (in {cases} of the {run} checks "
+            "run): the exercise is to compute it yourself, with NumPy and your own functions"
+        )
+    return None
+
+
 def judge(
     calls: list[Call],
     records: list[dict],
@@ -243,6 +275,10 @@ def judge(
     for record in records:
         if isinstance(record.get("call"), int) and isinstance(record.get("case"), int):
             by_case.setdefault((record["call"], record["case"]), record)
+    refused = refusal(calls, records)
+    if refused is not None:
+        total = sum(len(call.cases) + len(call.hidden) for call in calls)
+        return Verdict(0.0, max_score, 0, total, refused)
     failures, total, passed = [], 0, 0
     for number, call in enumerate(calls):
         cases = call.cases + call.hidden
@@ -319,9 +355,19 @@ def judge_values(
     error the answer cell raised, if any: then nothing is judged (the names may
     still hold values an earlier cell of the chapter gave them).
     """
-    record = next((r for r in records if "values" in r or "too_large" in r), None)
-    if record is None:
+    written = [r for r in records if "values" in r or "too_large" in r]
+    if not written:
         return Verdict(0.0, max_score, 0, 1, missing)
+    if len(written) > 1:  # the probe writes once: the other lines came from the notebook
+        return Verdict(
+            0.0,
+            max_score,
+            0,
+            1,
+            f"the values were recorded {len(written)} times, once by the grader's check "
+            "and otherwise by the notebook itself: not graded",
+        )
+    (record,) = written
     if answer_error:  # its names may still hold the chapter's values: never judged
         names_text = ", ".join(names)
         return Verdict(

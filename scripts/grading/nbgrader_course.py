@@ -406,7 +406,7 @@ import sys
 
 sys.path.insert(0, {str(SCRIPTS)!r})
 
-from grading.fill import SandboxResults  # noqa: E402
+from grading.fill import KeepFirstCopy, SandboxResults  # noqa: E402
 from nbconvert.preprocessors import ClearMetadataPreprocessor  # noqa: E402
 from nbgrader import preprocessors as p  # noqa: E402
 from grading.nbgrader_output_cap import OutputCap  # noqa: E402
@@ -418,6 +418,10 @@ c.GenerateAssignment.preprocessors = [
     p.IncludeHeaderFooter, p.InstantiateTests, p.LockCells, p.ClearSolutions,
     p.CheckCellMetadata, p.ComputeChecksums, p.SaveCells, p.ClearHiddenTests,
     p.ClearMarkScheme, p.ComputeChecksums, p.CheckCellMetadata,
+]
+# A graded cell copied by the student: the first copy is graded (the one the sandbox ran).
+c.Autograde.sanitize_preprocessors = [
+    p.ClearOutput, KeepFirstCopy, p.OverwriteKernelspec, p.OverwriteCells, p.CheckCellMetadata,
 ]
 # nbgrader executes nothing: scripts/grading/grades.py ran each submission in a sandbox
 # and judged its answers outside it; SandboxResults brings in the outputs and verdicts.

@@ -1,35 +1,65 @@
-"""Inside the student's kernel: run the student's function on the cases, write the results.
+"""Inside a fresh sandbox: define the student's functions and call them on the grader's cases.
 
-The grader replaces each locked test cell by a call to :func:`run`. It calls the
-chapter's checker as the test cell would, but the checker's ``check_function``
-is replaced by a recorder: it calls the function it is given (the student's, or
-the checker's wrapper around it) on the cases the grader chose (the public ones
-and hidden ones) and appends, case by case, what came back to a file of JSON
-lines. No reference is run and no expected value exists in this process: the
-grader compares the results with the references afterwards, outside.
+Run as ``python probe.py`` by :mod:`grading.evaluation`, after the notebook
+itself ran (in another sandbox, :mod:`grading.runner`). This process starts
+with no student code in it: it sets up its tracing first, then executes only
+the notebook's import statements and its answer cells (the functions'
+definitions), then calls each graded function as the chapter's checker would,
+one case at a time, on cases it receives from the grader over its standard
+input. Each reply goes back over its standard output and must carry the
+one-time number (nonce) the grader sent with that case: nothing written
+before a case was sent (a line prepared by an answer cell, a file) can count
+for it. The student's prints go elsewhere (counted, and shown in the test
+cell's output by the grader). No reference runs here and no hidden case is
+ever on disk: the grader compares, outside.
 
-For a value question (the answer is names the student assigns, ``w, b``),
-:func:`values` writes those names' values, as data; the grader runs the checker
-on them, outside.
+While a graded function runs, a profile function (:class:`Tracer`) notes every
+function of the library entered directly from code that is not the library's
+(the student's, or NumPy's on the student's behalf): an alias, a helper, a
+default argument, a checker's reference function, ``vote``, an estimator's
+method, a compiled loop (wrapped here in a Python function, since numba's
+dispatcher has no Python frame). The grader refuses such an answer unless the
+function is one of the exercise's permitted helpers (``PERMITTED_HELPERS`` in
+the chapter's checker module). It also notes an answer that switches the
+tracing off or starts a process or a thread that escapes it.
 
-Whatever the notebook does here (patching the checker, inspecting frames,
-exception hooks, exits) changes only the values written, never a verdict.
+:func:`values`, for a value question, is called in the notebook's kernel (the
+values are data: the grader runs the checker on them outside).
 """
 
 from __future__ import annotations
 
+import ast
 import copy
+import functools
 import importlib
 import importlib.util
+import io
 import json
 import os
+import pkgutil
+import signal
 import sys
+import threading
 import time
+import types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from codec import decode, encode  # noqa: E402
 
 MAX_RECORD = 1_000_000  # characters of one case's results
+MAX_PRINTED = 20_000_000  # characters of a question's prints kept for its test cell
+ALARM_SECONDS = 30  # a question's cases, in all, before KeyboardInterrupt (a time-out)
+STUDENT = "<cell "  # the file name the student's cells are compiled under
+# The builtins among the escapes that only look (at the tracing, at frames, at objects).
+LOOKING = {
+    "sys.getprofile",
+    "sys.gettrace",
+    "sys._getframe",
+    "gc.get_objects",
+    "gc.get_referrers",
+    "gc.get_referents",
+}
 
 
 def _write(path: str, record: dict) -> None:
@@ -43,85 +73,6 @@ def _write(path: str, record: dict) -> None:
         file.flush()
 
 
-def _outcome(function, case):
-    arguments = copy.deepcopy(case)
-    start = time.perf_counter()
-    try:
-        if isinstance(arguments, dict):
-            value = function(**arguments)
-        else:
-            value = function(*arguments)
-    except BaseException as error:  # noqa: BLE001 - KeyboardInterrupt, SystemExit: reported
-        try:
-            message = str(error)[:500]
-        except BaseException:  # noqa: BLE001
-            message = "?"
-        return {
-            "raised": [kind.__name__ for kind in type(error).__mro__],
-            "message": message,
-            "seconds": time.perf_counter() - start,
-        }
-    return {
-        "returned": encode(value),
-        "after": encode(list(arguments) if isinstance(arguments, tuple) else arguments),
-        "seconds": time.perf_counter() - start,
-    }
-
-
-class _Stop(Exception):
-    """Stop recording a question's cases (raised by the recorder only)."""
-
-
-def _fresh(checks, module: str):
-    spec = importlib.util.spec_from_file_location(
-        f"perceptron_lib.exercises._graded_{module}", checks.__file__
-    )
-    fresh = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fresh)
-    return fresh
-
-
-def run(
-    question: str, module: str, checker: str, function: object, cases_path: str, results_path: str
-) -> None:
-    """Record ``function``'s results on the grader's cases for ``question``."""
-    with open(cases_path, encoding="utf-8") as file:
-        calls = [[decode(case) for case in call] for call in json.load(file)[question]]
-    checks = importlib.import_module(f"perceptron_lib.exercises.{module}")
-    seen = []
-
-    def recorder(student_function, reference_function, cases, **options):
-        number = len(seen)
-        seen.append(number)
-        for index, case in enumerate(calls[number] if number < len(calls) else []):
-            outcome = _outcome(student_function, case)
-            _write(results_path, {"question": question, "call": number, "case": index, **outcome})
-            if "KeyboardInterrupt" in outcome.get("raised", ()):
-                raise _Stop  # interrupted (a time-out?): stop this question
-            if "MemoryError" in outcome.get("raised", ()):
-                raise _Stop  # at the memory limit: the next cases would only wait for it
-
-    # A fresh copy of the checker's module, read from the library's (read-only)
-    # file: a checker the notebook replaced or patched is not the one called.
-    fresh = _fresh(checks, module)
-    fresh.check_function = recorder
-    try:
-        getattr(fresh, checker)(function)
-    except _Stop:
-        pass
-    except BaseException as error:  # noqa: BLE001 - the checker refused the answer
-        _write(
-            results_path,
-            {
-                "question": question,
-                "checker_raised": type(error).__name__,
-                "message": str(error)[:500],
-            },
-        )
-    _write(results_path, {"question": question, "done": True})
-    print(f"The results of {checker} were recorded; the grader compares them.")
-
-
 def values(question: str, names: list[str], namespace: dict, results_path: str) -> None:
     """Record the values of ``names`` in the notebook's ``namespace`` for ``question``."""
     record: dict = {"question": question, "values": {}, "missing": []}
@@ -133,3 +84,400 @@ def values(question: str, names: list[str], namespace: dict, results_path: str) 
     _write(results_path, record)
     _write(results_path, {"question": question, "done": True})
     print(f"The values of {', '.join(names)} were recorded; the grader checks them.")
+
+
+class Tracer:
+    """The profile function: which library functions the student's code entered.
+
+    ``library`` is the library's folder; a call counts when the function
+    entered is the library's and the frame that called it is neither the
+    library's (the library calling itself) nor this file's (the probe calling
+    the checker's own wrapper). ``permitted`` holds the code objects of the
+    exercise's permitted helpers.
+    """
+
+    def __init__(self, library: str, escapes: dict):
+        self.library = library.rstrip(os.sep) + os.sep
+        self.here = os.path.abspath(__file__)
+        self.escapes = escapes  # id(builtin) -> its name: never expected from an answer
+        self.permitted: set = set()
+        self.window = False
+        self.reached: list[str] = []
+        self.tampered: list[str] = []
+
+    def _ours(self, code) -> bool:
+        return code.co_filename.startswith(self.library) or code.co_filename == self.here
+
+    def __call__(self, frame, event, arg):
+        if event == "c_call":
+            name = self.escapes.get(id(arg))
+            if name is None:
+                return
+            # Called by the student's own lines, at any time; the ones that act (not
+            # the ones that look, which the standard library uses too: namedtuple
+            # calls sys._getframe) also by any code but the library's while graded.
+            if frame.f_code.co_filename.startswith(STUDENT) or (
+                self.window and name not in LOOKING and not self._ours(frame.f_code)
+            ):
+                self._note(self.tampered, name)
+            return
+        if event != "call" or not self.window:
+            return
+        code = frame.f_code
+        if not code.co_filename.startswith(self.library) or code in self.permitted:
+            return
+        caller = frame.f_back
+        if caller is None or self._ours(caller.f_code):
+            return
+        module = frame.f_globals.get("__name__", "?")
+        self._note(self.reached, f"{module}.{code.co_qualname}")
+
+    @staticmethod
+    def _note(found: list, name: str) -> None:
+        if name not in found:
+            found.append(name)
+
+
+def _escapes() -> dict:
+    """The builtins an answer never needs: the tracing, the grader's frames, processes, threads."""
+    import _thread
+    import gc
+
+    found = {}
+    for owner, names in (
+        (sys, ("setprofile", "settrace", "getprofile", "gettrace", "_getframe")),
+        (gc, ("get_objects", "get_referrers", "get_referents")),
+        (threading, ("setprofile", "settrace")),
+        (_thread, ("start_new_thread",)),
+        (
+            os,
+            ("fork", "forkpty", "posix_spawn", "posix_spawnp", "system", "execv", "execve"),
+        ),
+        (os, ("write", "dup", "dup2", "kill")),
+    ):
+        for name in names:
+            value = getattr(owner, name, None)
+            if value is not None:
+                found[id(value)] = f"{owner.__name__}.{name}"
+    try:
+        import _posixsubprocess
+
+        found[id(_posixsubprocess.fork_exec)] = "subprocess (fork_exec)"
+    except ImportError:  # pragma: no cover - not on Linux
+        pass
+    return found
+
+
+def _wrap_compiled_loops(library_name: str) -> None:
+    """Put a Python function in front of each of the library's numba dispatchers.
+
+    A dispatcher is called from C, with no Python frame for the tracer to see;
+    the wrapper has one, in this file, and the frame it calls from is the
+    caller's, so the library calling its loops is the library, and an answer
+    calling one is the answer. The wrappers are made before any student code
+    runs, so every way of reaching a loop by its module goes through one.
+    """
+    try:
+        from numba.core.dispatcher import Dispatcher
+    except ImportError:  # no numba: the loops are Python functions, traced as such
+        return
+    loops = importlib.import_module(f"{library_name}.loops")
+    for info in pkgutil.iter_modules(loops.__path__):  # every loop, before anyone imports one
+        importlib.import_module(f"{loops.__name__}.{info.name}")
+    for name, module in list(sys.modules.items()):
+        if module is None or not (name == library_name or name.startswith(library_name + ".")):
+            continue
+        for attribute, value in list(vars(module).items()):
+            if isinstance(value, Dispatcher):
+                setattr(module, attribute, _loop_wrapper(value, module.__name__, attribute))
+
+
+def _loop_wrapper(dispatcher, module: str, attribute: str):
+    # Compiled under the library's file name, so the tracer counts it as the library's.
+    name = attribute if attribute.isidentifier() else "loop"
+    source = f"def {name}(*args, **kwargs):\n    return dispatcher(*args, **kwargs)\n"
+    namespace = {"dispatcher": dispatcher, "__name__": module}
+    exec(compile(source, dispatcher.py_func.__code__.co_filename, "exec"), namespace)  # noqa: S102
+    loop = namespace[name]
+    functools.update_wrapper(loop, dispatcher.py_func)
+    loop.__module__ = module
+    return loop
+
+
+class _Printed(io.TextIOBase):
+    """The student's prints: counted, the first MAX_PRINTED characters kept."""
+
+    def __init__(self):
+        self.parts, self.kept, self.count = [], 0, 0
+
+    def writable(self):
+        return True
+
+    def write(self, text):
+        text = str(text)
+        self.count += len(text)
+        if self.kept < MAX_PRINTED:
+            part = text[: MAX_PRINTED - self.kept]
+            self.parts.append(part)
+            self.kept += len(part)
+        return len(text)
+
+    def take(self) -> tuple[str, int]:
+        text, count = "".join(self.parts), self.count
+        self.parts, self.kept, self.count = [], 0, 0
+        return text, count
+
+
+class _Channel:
+    """JSON lines with the grader, on file descriptors the student's prints do not use."""
+
+    def __init__(self):
+        self.reader = os.fdopen(os.dup(0), "r", encoding="utf-8")
+        self.writer = os.fdopen(os.dup(1), "w", encoding="utf-8")
+        null = os.open(os.devnull, os.O_RDWR)
+        os.dup2(null, 0)
+        os.dup2(null, 1)
+
+    def send(self, message: dict, limit: int = MAX_RECORD) -> None:
+        line = json.dumps(message)
+        if len(line) > limit:
+            keep = ("question", "nonce", "reached", "tampered", "seconds")
+            message = {k: v for k, v in message.items() if k in keep}
+            message["too_large"] = len(line)
+            line = json.dumps(message)
+        self.writer.write(line + "\n")
+        self.writer.flush()
+
+    def receive(self) -> dict:
+        line = self.reader.readline()
+        if not line:
+            raise SystemExit(0)  # the grader is gone
+        return json.loads(line)
+
+
+_TIMED_OUT: list = []  # set by the alarm: the KeyboardInterrupt was the grader's
+
+
+def _alarm(signum, frame):
+    _TIMED_OUT.append(True)
+    raise KeyboardInterrupt  # the question's time is up: reported as a time-out
+
+
+def _outcome(function, case, tracer: Tracer):
+    arguments = copy.deepcopy(case)
+    start = time.perf_counter()
+    tracer.window = True
+    try:
+        if isinstance(arguments, dict):
+            value = function(**arguments)
+        else:
+            value = function(*arguments)
+    except BaseException as error:  # noqa: BLE001 - KeyboardInterrupt, SystemExit: reported
+        tracer.window = False
+        try:
+            message = str(error)[:500]
+        except BaseException:  # noqa: BLE001
+            message = "?"
+        return {
+            "raised": [kind.__name__ for kind in type(error).__mro__],
+            "message": message,
+            "seconds": time.perf_counter() - start,
+        }
+    tracer.window = False
+    return {
+        "returned": encode(value),
+        "after": encode(list(arguments) if isinstance(arguments, tuple) else arguments),
+        "seconds": time.perf_counter() - start,
+    }
+
+
+class _Stop(Exception):
+    """Stop a question (raised by the recorder only)."""
+
+
+def _fresh(path: str, module: str):
+    """A fresh copy of the checker's module, from the library's (read-only) file."""
+    spec = importlib.util.spec_from_file_location(
+        f"perceptron_lib.exercises._graded_{module}", path
+    )
+    fresh = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fresh)
+    return fresh
+
+
+def _python(source: str) -> str:
+    """A cell's source without IPython's magics (``%matplotlib inline``, ``!pip``)."""
+    if source.lstrip().startswith("%%"):
+        return ""  # a cell magic: the whole cell is not Python
+    return "\n".join(
+        "pass  # " + line if line.lstrip().startswith(("%", "!")) else line
+        for line in source.splitlines()
+    )
+
+
+def _names(sources: list[str]) -> set[str]:
+    """Every name the given cells use."""
+    names = set()
+    for source in sources:
+        try:
+            tree = ast.parse(_python(source))
+        except SyntaxError:
+            continue
+        names |= {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    return names
+
+
+def _imports(sources: list[str], used: set[str]) -> list[str]:
+    """The notebook's top-level import statements that bind a name in ``used``, one by one.
+
+    The others (plotting, widgets, the book's glue) would only cost seconds here.
+    """
+    found = []
+    for source in sources:
+        try:
+            tree = ast.parse(_python(source))
+        except SyntaxError:
+            continue
+        for node in tree.body:
+            if not isinstance(node, ast.Import | ast.ImportFrom):
+                continue
+            bound = {(a.asname or a.name).split(".")[0] for a in node.names}
+            if "*" in bound or bound & used:
+                found.append(ast.unparse(node))
+    return found
+
+
+class _NoIPython:
+    """``get_ipython()`` for an answer cell here: IPython is not running, nothing happens."""
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: None
+
+
+def _run(source: str, namespace: dict, filename: str) -> str | None:
+    """Execute one cell's source; the name of the error it raised, if any."""
+    try:
+        exec(compile(_python(source), filename, "exec"), namespace)  # noqa: S102 - the student's
+    except BaseException as error:  # noqa: BLE001 - a cell may raise anything
+        return type(error).__name__
+    return None
+
+
+def _question(channel, question, namespace, tracer, printed, checkers, seconds):
+    module, checker = question["module"], question["checker"]
+    path, permitted = checkers[module]
+    tracer.permitted = permitted.get(checker, set())
+    function = namespace.get(question["function"])
+
+    def recorder(student_function, reference_function, cases, **options):
+        channel.send({"question": question["id"], "want": True})
+        while True:
+            message = channel.receive()
+            if "case" not in message:
+                return  # this call's cases are done
+            tracer.reached = []  # per case; tampering, once seen, stays
+            outcome = _outcome(student_function, decode(message["case"]), tracer)
+            if _TIMED_OUT:
+                outcome["timed_out"] = True
+            channel.send(
+                {
+                    "nonce": message["nonce"],
+                    **outcome,
+                    "reached": tracer.reached,
+                    "tampered": tracer.tampered,
+                    "profiled": sys.getprofile() is tracer,
+                }
+            )
+            if "KeyboardInterrupt" in outcome.get("raised", ()):
+                raise _Stop  # the time is up: stop this question
+            if "MemoryError" in outcome.get("raised", ()):
+                raise _Stop  # at the memory limit: the next cases would only wait for it
+
+    if question["function"] not in namespace:
+        channel.send(
+            {
+                "question": question["id"],
+                "done": True,
+                "checker_raised": "NameError",
+                "message": f"{question['function']} is not defined by the answer cells (the "
+                "grader runs the notebook's imports and its answer cells, where the function "
+                "belongs)",
+            }
+        )
+        return
+    fresh = _fresh(path, module)
+    fresh.check_function = recorder
+    raised = None
+    _TIMED_OUT.clear()
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(seconds)
+    try:
+        getattr(fresh, checker)(function)
+    except _Stop:
+        pass
+    except BaseException as error:  # noqa: BLE001 - the checker refused the answer
+        raised = {"checker_raised": type(error).__name__, "message": str(error)[:500]}
+    finally:
+        signal.alarm(0)
+    text, count = printed.take()
+    channel.send(
+        {
+            "question": question["id"],
+            "done": True,
+            **(raised or {}),
+            "printed": count,
+            "printed_text": text,
+        },
+        limit=MAX_PRINTED + MAX_RECORD,
+    )
+
+
+def main() -> None:
+    """Serve the grader (see the module's docstring)."""
+    channel = _Channel()
+    printed = _Printed()
+    setup = channel.receive()
+    import numpy  # noqa: F401 - imported before the tracing, as the notebook had it
+
+    import perceptron_lib
+
+    library = os.path.dirname(os.path.abspath(perceptron_lib.__file__))
+    # Read before any student code runs: an answer cell may change the modules after.
+    checkers = {}
+    for module in setup["modules"]:
+        checks = importlib.import_module(f"perceptron_lib.exercises.{module}")
+        permitted = {
+            checker: {getattr(f, "__code__", None) for f in functions}
+            for checker, functions in checks.PERMITTED_HELPERS.items()
+        }
+        checkers[module] = (checks.__file__, permitted)
+    _wrap_compiled_loops("perceptron_lib")
+    # The student's cells get a module of their own as __main__, as in a notebook:
+    # this module, the probe, is not theirs to change.
+    main_module = types.ModuleType("__main__")
+    sys.modules["__main__"] = main_module
+    namespace = main_module.__dict__
+    namespace["get_ipython"] = _NoIPython  # a cell calling get_ipython() still runs on
+    answers = [setup["cells"][n] for q in setup["questions"] for n in q["cells"]]
+    used = _names(answers)
+    for statement in _imports(setup["cells"], used):  # each alone: a failure stops no other
+        _run(statement, namespace, "<imports>")
+    _wrap_compiled_loops("perceptron_lib")  # the modules those imports loaded
+    tracer = Tracer(library, _escapes())
+    sys.stdout = sys.stderr = printed
+    threading.setprofile(tracer)
+    sys.setprofile(tracer)
+    done = 0
+    for question in setup["questions"]:
+        for number in question["cells"]:  # answer cells not yet run, in the notebook's order
+            if number >= done:
+                _run(setup["cells"][number], namespace, f"{STUDENT}{number + 1}>")
+        done = max([done, *[n + 1 for n in question["cells"]]])
+        seconds = int(setup.get("seconds", ALARM_SECONDS))
+        _question(channel, question, namespace, tracer, printed, checkers, seconds)
+    sys.setprofile(None)
+    channel.send({"finished": True})
+
+
+if __name__ == "__main__":
+    main()

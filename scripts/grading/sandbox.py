@@ -11,7 +11,15 @@ What the student's code can see and do (see :func:`command`):
   tree, a user id of nobody;
 - limits on memory (address space), CPU time, file size and open files
   (``prlimit``), on processes (a ``pids`` cgroup, where the machine offers
-  one), and a wall-clock limit on the whole run.
+  one), and a wall-clock limit on the whole run;
+- limits on disk: its ``/tmp`` is a tmpfs (memory) of a fixed size, so a full
+  one says "No space left on device"; its private folder is on the grader's
+  disk, so a watcher stops the sandbox when the folder grows past its quota.
+
+A grader's work folders are in one folder of its own, ``grading-run-<pid>-<start>``
+in the temporary directory (:func:`run_folder`), and its cgroups carry its process
+id: a grader killed with SIGKILL leaves both, and the next one removes them
+(:func:`clean_dead`). Ctrl-C stops every running sandbox (:func:`stop_all`).
 
 If bubblewrap is missing or cannot start, :func:`check` raises
 :class:`SandboxUnavailable`: grading stops, it never runs a submission unsandboxed.
@@ -21,12 +29,15 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,6 +60,8 @@ class Limits:
     cpu_seconds: int = 600  # CPU time of each process
     processes: int = 256
     file_bytes: int = 256 * 2**20  # largest file it may write
+    tmp_bytes: int = 256 * 2**20  # its /tmp, a tmpfs: the grader's memory
+    work_bytes: int = 512 * 2**20  # its private folder, on the grader's disk
     open_files: int = 256
     wall_seconds: int = 900  # the whole run, kernel start to the last cell
 
@@ -100,7 +113,8 @@ def command(work: Path, inner: list[str], limits: Limits) -> list[str]:
     # The private /tmp first, then the read-only binds: bwrap mounts in order, so a
     # course, library or environment that lives under /tmp (a clone in mktemp -d)
     # is bound on top of the empty /tmp instead of being hidden by it.
-    arguments += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    arguments += ["--proc", "/proc", "--dev", "/dev"]
+    arguments += ["--size", str(limits.tmp_bytes), "--tmpfs", "/tmp"]
     python_home = _python_home()
     arguments += ["--ro-bind", str(python_home), str(python_home)]
     if not str(venv).startswith(str(python_home)):
@@ -256,7 +270,8 @@ def _process_cap(limit: int):
     Its name carries this grader's process id (:func:`own_groups`).
     """
     try:
-        group = Path(tempfile.mkdtemp(prefix=f"{GROUP_PREFIX}{os.getpid()}-", dir=PIDS))
+        prefix = f"{GROUP_PREFIX}{os.getpid()}-{_start_time(os.getpid())}-"
+        group = Path(tempfile.mkdtemp(prefix=prefix, dir=PIDS))
         (group / "pids.max").write_text(str(limit))
         return group
     except OSError:
@@ -324,16 +339,139 @@ def remove_group(group: Path, seconds: float = 30.0) -> bool:
     return True
 
 
+def _start_time(pid: int) -> str | None:
+    """When process ``pid`` started (clock ticks since boot), or None if there is none.
+
+    With the process id it names one process: a number used again later has
+    another start time.
+    """
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rsplit(")", 1)[1].split()[19]  # field 22, after the name in parentheses
+
+
+def _dead(pid: str, start: str | None) -> bool:
+    """Is the grader of this process id (and start time, when known) gone?"""
+    now = _start_time(int(pid))
+    return now is None or (start is not None and now != start)
+
+
+RUN_FOLDER = re.compile(r"^grading-run-(\d+)-(\d+)-")
+GROUP = re.compile(rf"^{GROUP_PREFIX}(\d+)-(?:(\d+)-)?")
+
+
+def clean_dead() -> list[str]:
+    """Remove the cgroups and work folders that killed graders left; return what was removed.
+
+    Only those whose grader is dead: another grader running at the same time
+    keeps its own.
+    """
+    removed = []
+    if PIDS.is_dir():
+        for group in PIDS.glob(f"{GROUP_PREFIX}*"):
+            match = GROUP.match(group.name)
+            if match and _dead(match.group(1), match.group(2)) and remove_group(group, 5.0):
+                removed.append(str(group))
+    temp = Path(tempfile.gettempdir())
+    for folder in temp.glob("grading-run-*"):
+        match = RUN_FOLDER.match(folder.name)
+        if match and not folder.is_symlink() and _dead(match.group(1), match.group(2)):
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(str(folder))
+    return removed
+
+
+@contextmanager
+def run_folder():
+    """Make the temporary directory a folder of this grader's own, for the time it grades.
+
+    Every work folder (``tempfile``'s, in :mod:`grading.submission` and the
+    sandbox check) is then made inside it, and its name says whose it is.
+    """
+    pid = os.getpid()
+    folder = tempfile.mkdtemp(prefix=f"grading-run-{pid}-{_start_time(pid)}-")
+    before = tempfile.tempdir
+    tempfile.tempdir = folder
+    try:
+        yield Path(folder)
+    finally:
+        tempfile.tempdir = before
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+_running: set[subprocess.Popen] = set()
+_lock = threading.Lock()
+_stopping = threading.Event()
+
+
+class Stopped(RuntimeError):
+    """The grader is stopping (Ctrl-C): no sandbox starts."""
+
+
+def stop_all() -> None:
+    """Kill every running sandbox, and start no other until :func:`resume`."""
+    with _lock:
+        _stopping.set()
+        for process in _running:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+def resume() -> None:
+    _stopping.clear()
+
+
+def _size(folder: Path, limit: int) -> int:
+    """Bytes the files under ``folder`` take on disk, counted up to just past ``limit``."""
+    total = 0
+    for root, _, files in os.walk(folder):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(root, name)).st_blocks * 512
+            except OSError:
+                continue
+            if total > limit:
+                return total
+    return total
+
+
+def _kill_students(group: Path) -> None:
+    """Kill the processes of ``group`` but bubblewrap's and the runner's."""
+    for pid in _members(group):
+        try:
+            executable = os.readlink(f"/proc/{pid}/exe")
+            arguments = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if Path(executable).name == "bwrap" or f"{GRADING}/runner.py".encode() in arguments:
+            continue
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
 @dataclass
 class Run:
     returncode: int | None
     timed_out: bool
     log: str
     compiled: int = 0  # loops numba compiled inside the sandbox: its cache missed
+    over_quota: bool = False  # stopped: its folder grew past Limits.work_bytes
 
 
 def run(work: Path, inner: list[str], limits: Limits) -> Run:
-    """Run ``inner`` in the sandbox on ``work``; kill it all after ``wall_seconds``."""
+    """Run ``inner`` in the sandbox on ``work``; kill it all after ``wall_seconds``.
+
+    A watcher measures ``work`` every quarter second; past ``work_bytes`` it
+    kills the student's processes (the kernel and what it started: the runner
+    reports a killed kernel), past twice that the whole sandbox. Each file is
+    also capped at ``file_bytes``, so the quota is overshot by little.
+    """
     (work / "home").mkdir(exist_ok=True)
     (work / "out").mkdir(exist_ok=True)
     os.chmod(work, 0o777)  # nobody, the sandbox's user, writes here
@@ -347,14 +485,38 @@ def run(work: Path, inner: list[str], limits: Limits) -> Run:
         if group is not None:
             (group / "cgroup.procs").write_text(str(os.getpid()))
 
+    over_quota = threading.Event()
     try:
-        process = subprocess.Popen(
-            arguments,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-            preexec_fn=enter_group,
-        )
+        with _lock:
+            if _stopping.is_set():
+                raise Stopped("the grader is stopping")
+            process = subprocess.Popen(
+                arguments,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                preexec_fn=enter_group,
+            )
+            _running.add(process)
+
+        def watch():
+            while process.poll() is None:
+                size = _size(work, 2 * limits.work_bytes)
+                if size > limits.work_bytes:
+                    over_quota.set()
+                    # The student's processes first: the runner then reports a
+                    # killed kernel and the questions before it keep their points.
+                    if group is None or size > 2 * limits.work_bytes:
+                        try:
+                            os.killpg(process.pid, signal.SIGKILL)
+                        except ProcessLookupError:
+                            pass
+                        return
+                    _kill_students(group)
+                time.sleep(0.25)
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
         try:
             log, _ = process.communicate(timeout=limits.wall_seconds)
             timed_out = False
@@ -362,14 +524,24 @@ def run(work: Path, inner: list[str], limits: Limits) -> Run:
             os.killpg(process.pid, signal.SIGKILL)
             log, _ = process.communicate()
             timed_out = True
+        watcher.join()
+        with _lock:
+            _running.discard(process)
     finally:  # also when bwrap could not start: no cgroup is left behind
         if group is not None and not remove_group(group):
             print(f"grading: the cgroup {group} could not be removed (busy)", file=sys.stderr)
+    log = log.decode(errors="replace")[-5000:]
+    if over_quota.is_set():
+        log += (
+            f"\ngrading: the notebook's processes were stopped: its folder held more than "
+            f"{limits.work_bytes / 2**20:g} MiB (a disk quota)"
+        )
     return Run(
         process.returncode,
         timed_out,
-        log.decode(errors="replace")[-5000:],
+        log,
         _compiled_inside(work / "numba", copied),
+        over_quota.is_set(),
     )
 
 

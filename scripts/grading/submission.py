@@ -18,8 +18,7 @@ from pathlib import Path
 
 import nbformat
 
-from . import judge, sandbox
-from .codec import encode
+from . import evaluation, judge, sandbox
 
 CELL_TIMEOUT = 30  # seconds a cell may run before it is interrupted
 MAX_RESULTS = 50_000_000  # characters of results read back from a sandbox
@@ -89,6 +88,11 @@ def tests_of(source: nbformat.NotebookNode) -> dict[str, Test]:
     return found
 
 
+# A function question's test cell, in the notebook's run: the function is called
+# elsewhere, in a fresh sandbox (grading.evaluation), on cases this run never sees.
+ELSEWHERE = "# This question is graded outside the notebook's process.\n"
+
+
 def probe_cell(test: Test) -> str:
     if test.names:
         return (
@@ -96,11 +100,7 @@ def probe_cell(test: Test) -> str:
             f"_p.values({test.grade_id!r}, {list(test.names)!r}, globals(), "
             "'out/results.jsonl')"
         )
-    return (
-        f"import sys as _s\n_s.path.insert(0, {sandbox.GRADING!r})\nimport probe as _p\n"
-        f"_p.run({test.grade_id!r}, {test.module!r}, {test.checker!r}, "
-        f"globals().get({test.function!r}), 'cases.json', 'out/results.jsonl')"
-    )
+    return ELSEWHERE
 
 
 def run_notebook(submitted: nbformat.NotebookNode, tests: dict[str, Test]):
@@ -155,8 +155,15 @@ def _ending(exit_code) -> str:
     return f"the kernel exited with code {exit_code}"
 
 
-def missing_reason(index: int, status: dict, wall: bool, limits: sandbox.Limits) -> str:
+def missing_reason(
+    index: int, status: dict, wall: bool, limits: sandbox.Limits, over_quota: bool = False
+) -> str:
     """Why the test cell at ``index`` has no results, from the runner's status."""
+    if over_quota:
+        return (
+            f"the notebook wrote more than the {limits.work_bytes // 2**20} MiB a submission "
+            "may write to its folder and was stopped; the questions before it kept their points"
+        )
     cells = status.get("cells", {}) if isinstance(status.get("cells"), dict) else {}
     state = cells.get(str(index))
     if state == "timeout":
@@ -179,6 +186,34 @@ def missing_reason(index: int, status: dict, wall: bool, limits: sandbox.Limits)
     if not status:
         return "the sandbox wrote no status (the notebook stopped its runner?)"
     return "the check wrote no result (was it stopped by the notebook?)"
+
+
+def _died_at(index: int, status: dict) -> bool:
+    """Did the notebook's kernel die at or before the cell at ``index`` (its runner says)?"""
+    cells = status.get("cells", {}) if isinstance(status.get("cells"), dict) else {}
+    return any(v == "died" and str(k).isdigit() and int(k) <= index for k, v in cells.items())
+
+
+def _defines(source: str, name: str) -> bool:
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return False
+    return any(isinstance(node, ast.FunctionDef) and node.name == name for node in tree.body)
+
+
+def _answer_cells(notebook: nbformat.NotebookNode, before: int, function: str) -> list[int]:
+    """The cells above the test cell at ``before`` that the fresh sandbox runs.
+
+    The answer cells (nbgrader's solution cells), and a cell the student added
+    that defines the graded function itself.
+    """
+    return [
+        index
+        for index, cell in enumerate(notebook.cells[:before])
+        if cell.cell_type == "code"
+        and (cell.metadata.get("nbgrader", {}).get("solution") or _defines(cell.source, function))
+    ]
 
 
 def _answer_error(executed: nbformat.NotebookNode, grade_id: str) -> str | None:
@@ -216,14 +251,9 @@ def grade_notebook(
             call.hidden = judge.hidden_cases(
                 call, f"{student}\0{assignment}\0{grade_id}\0{number}"
             )
-    cases = {
-        g: [[encode(c) for c in call.cases + call.hidden] for call in cs]
-        for g, cs in calls.items()
-    }
     with tempfile.TemporaryDirectory(prefix="grading-") as tmp:
         work = Path(tmp)
         nbformat.write(notebook, work / "submission.ipynb")
-        (work / "cases.json").write_text(json.dumps(cases))
         inner = [
             sys.executable,
             f"{sandbox.GRADING}/runner.py",
@@ -240,10 +270,39 @@ def grade_notebook(
                 raise ValueError("cells changed")
         except Exception:  # noqa: BLE001 - not written, or not a notebook: no outputs
             executed = notebook
+    # The functions, called in a fresh sandbox on cases only the grader holds.
+    questions = [
+        evaluation.Question(
+            grade_id,
+            index,
+            tests[grade_id].module,
+            tests[grade_id].checker,
+            tests[grade_id].function,
+            evaluation.cases_of(calls[grade_id]),
+            _answer_cells(submitted, index, tests[grade_id].function),
+        )
+        for index, grade_id in where.items()
+        if not tests[grade_id].names
+    ]
+    cells = [c.source if c.cell_type == "code" else "" for c in submitted.cells]
+    outcomes = evaluation.evaluate(cells, questions, limits, CELL_TIMEOUT) if questions else {}
+    for question in questions:
+        outcome = outcomes[question.grade_id]
+        checker = tests[question.grade_id].checker
+        text = f"The results of {checker} were recorded; the grader compares them.\n"
+        executed.cells[question.index].outputs = [
+            nbformat.v4.new_output("stream", name="stdout", text=text)
+        ]
+        if outcome.printed:
+            # A stream of its own: fill.py drops the line above and keeps what the
+            # student's function printed, which nbgrader's output cap then measures.
+            executed.cells[question.index].outputs.append(
+                nbformat.v4.new_output("stream", name="stdout", text=outcome.printed)
+            )
     verdicts = {}
     for index, grade_id in where.items():
         own = [r for r in records if r.get("question") == grade_id]
-        reason = missing_reason(index, status, result.timed_out, limits)
+        reason = missing_reason(index, status, result.timed_out, limits, result.over_quota)
         if tests[grade_id].names:
             test = tests[grade_id]
             verdict = judge.judge_values(
@@ -258,12 +317,13 @@ def grade_notebook(
             )
             verdicts[grade_id] = {"index": index, **asdict(verdict)}
             continue
+        outcome = outcomes[grade_id]
         verdict = judge.judge(
             calls[grade_id],
-            own,
+            outcome.records,
             tests[grade_id].points,
             partial_credit=partial_credit,
-            missing=reason,
+            missing=reason if _died_at(index, status) else (outcome.missing or reason),
         )
         verdicts[grade_id] = {"index": index, **asdict(verdict)}
     out = course / "sandbox" / student / assignment
