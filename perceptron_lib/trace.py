@@ -12,8 +12,32 @@ from ._online import OnlineLinearClassifier
 from .multiclass import MulticlassPerceptron
 
 
+class _RecordedSteps:
+    """What a binary and a multiclass trace share: counts, and the weights after each update."""
+
+    @property
+    def n_steps(self) -> int:
+        """Number of examples visited."""
+        return int(self.index.shape[0])
+
+    @property
+    def n_mistakes(self) -> int:
+        """Number of updates made."""
+        return int(self.mistake.sum())
+
+    def updates(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Return the weights and biases after each update, starting from the initial ones.
+
+        Entry ``k`` is the weights and bias after the k-th mistake; entry 0 is the
+        start (for a multiclass trace, a weight matrix and a bias per class).
+        """
+        weights = np.concatenate([self.initial_weights[None], self.weights[self.mistake]])
+        bias = np.concatenate([np.asarray(self.initial_bias)[None], self.bias[self.mistake]])
+        return weights, bias
+
+
 @dataclass(frozen=True)
-class TrainingTrace:
+class TrainingTrace(_RecordedSteps):
     """Every step of an online perceptron run, as arrays indexed by step.
 
     Step ``t`` visits example ``index[t]`` in epoch ``epoch[t]`` (from 0), with
@@ -46,30 +70,11 @@ class TrainingTrace:
     initial_weights: NDArray[np.float64]
     initial_bias: float
 
-    @property
-    def n_steps(self) -> int:
-        """Number of examples visited."""
-        return int(self.index.shape[0])
-
-    @property
-    def n_mistakes(self) -> int:
-        """Number of updates made."""
-        return int(self.mistake.sum())
-
     def weights_before(self, step: int) -> tuple[NDArray[np.float64], float]:
         """Return ``(w, b)`` as they were just before ``step``."""
         if step == 0:
             return self.initial_weights, self.initial_bias
         return self.weights[step - 1], float(self.bias[step - 1])
-
-    def updates(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """Return the weights and biases after each update, starting from the initial ones.
-
-        Row ``k`` is ``(w, b)`` after the k-th mistake; row 0 is the start.
-        """
-        weights = np.vstack([self.initial_weights, self.weights[self.mistake]])
-        bias = np.concatenate([[self.initial_bias], self.bias[self.mistake]])
-        return weights, bias
 
     def rows(self, mistakes_only: bool = False) -> list[dict]:
         """Return the steps as a list of dicts, one per row of a table."""
@@ -89,7 +94,7 @@ class TrainingTrace:
 
 
 @dataclass(frozen=True)
-class MulticlassTrace:
+class MulticlassTrace(_RecordedSteps):
     """Every step of a :class:`~perceptron_lib.MulticlassPerceptron` run.
 
     Step ``t`` visits example ``index[t]`` (of class index ``labels[index[t]]``) in
@@ -136,25 +141,6 @@ class MulticlassTrace:
     classes: NDArray
     initial_weights: NDArray[np.float64]
     initial_bias: NDArray[np.float64]
-
-    @property
-    def n_steps(self) -> int:
-        """Number of examples visited."""
-        return int(self.index.shape[0])
-
-    @property
-    def n_mistakes(self) -> int:
-        """Number of updates made."""
-        return int(self.mistake.sum())
-
-    def updates(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """Return the weights and biases after each update, starting from the initial ones.
-
-        Entry ``k`` is ``(W, b)`` after the k-th mistake; entry 0 is the start.
-        """
-        weights = np.concatenate([self.initial_weights[None], self.weights[self.mistake]])
-        bias = np.vstack([self.initial_bias, self.bias[self.mistake]])
-        return weights, bias
 
 
 def _multiclass_trace(estimator: MulticlassPerceptron, X: ArrayLike, y: ArrayLike):
