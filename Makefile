@@ -80,12 +80,21 @@ unit: $(STAMP) bubblewrap
 		--ignore=tests/test_jupyterlab.py --ignore=tests/test_pdf.py --ignore=tests/test_binder.py \
 		--ignore=tests/test_chapter_figures.py
 
+FIGURE_IPYTHONDIR := $(BUILD)/figure-measure/ipython
+FIGURE_LOG := $(abspath $(BUILD))/figure-measure/sizes.jsonl
 notebooks: $(STAMP)
 	@test -n "$(NOTEBOOKS)" || { echo "no notebooks in _toc.yml"; exit 1; }
-	$(BIN)/python -m pytest -q -o addopts="" -p no:cacheprovider --nbval --nbval-current-env \
+	# nbval's kernels also measure every figure the chapters draw, as a phone shows
+	# it (tests/measure_figures.py as an IPython start-up file, in a throw-away
+	# IPYTHONDIR); tests/test_chapter_figures.py then reads the log, so the chapters
+	# run once for both checks.
+	@rm -rf $(FIGURE_IPYTHONDIR) && mkdir -p $(FIGURE_IPYTHONDIR)/profile_default/startup
+	cp tests/measure_figures.py $(FIGURE_IPYTHONDIR)/profile_default/startup/
+	: > $(FIGURE_LOG)
+	IPYTHONDIR=$(FIGURE_IPYTHONDIR) FIGURE_SIZES_LOG=$(FIGURE_LOG) \
+		$(BIN)/python -m pytest -q -o addopts="" -p no:cacheprovider --nbval --nbval-current-env \
 		--nbval-sanitize-with tests/nbval_sanitize.cfg $(NOTEBOOKS)
-	# Every figure the chapters draw, measured as a phone shows it (runs each chapter).
-	$(BIN)/python -m pytest -q tests/test_chapter_figures.py
+	FIGURE_SIZES_LOG=$(FIGURE_LOG) $(BIN)/python -m pytest -q tests/test_chapter_figures.py
 
 # The notebooks again under two other processors' arithmetic, side by side:
 # OpenBLAS forced to its oldest kernel family (Prescott, SSE3) on one thread, and
