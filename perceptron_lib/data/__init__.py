@@ -3,9 +3,11 @@
 - :mod:`~perceptron_lib.data.datasets`: planted separators, logic gates, the
   sources' worked examples, and real tasks that ship with scikit-learn;
 - :mod:`~perceptron_lib.data.features`: the constant feature and products
-  (conjunctions) of pairs of features (chapters 1 and 7).
+  (conjunctions) of pairs of features (chapters 1 and 7);
+- :mod:`~perceptron_lib.data.sequences`: constructed strings of real
+  handwritten digits that follow a grammar, for sequence labelling (chapter 9).
 
-Every name of both is importable from here (``from perceptron_lib.data import make_xor``).
+Every name of these is importable from here (``from perceptron_lib.data import make_xor``).
 """
 
 from .datasets import (
@@ -28,14 +30,17 @@ from .features import (
     n_conjunction_features,
     pairwise_products,
 )
+from .sequences import downsample_digits, load_digit_strings
 
 __all__ = [
     "PairwiseProducts",
     "SeparableData",
     "add_constant_feature",
     "at_least_m_of_n",
+    "downsample_digits",
     "lecture_notes_example",
     "load_breast_cancer_task",
+    "load_digit_strings",
     "load_digits_pair",
     "load_iris_pair",
     "logic_gate",
