@@ -23,7 +23,7 @@ from nbclient import NotebookClient
 from perceptron_lib.figures.legibility import SMALLEST_TEXT
 
 BOOK = Path(__file__).resolve().parent.parent / "book"
-CHAPTERS = sorted(path.name for path in BOOK.glob("0[1-8]_*.ipynb"))
+CHAPTERS = sorted(path.name for path in BOOK.glob("0[1-9]_*.ipynb"))
 
 # Run first in the chapter's kernel: measure each figure the inline backend
 # renders, with the source of the cell being run (IPython's pre_run_cell event).
