@@ -24,6 +24,7 @@ from .datasets import (
     sentiment_example,
     three_points_example,
 )
+from .examples import three_groups_example
 from .features import (
     PairwiseProducts,
     add_constant_feature,
@@ -50,5 +51,6 @@ __all__ = [
     "n_conjunction_features",
     "pairwise_products",
     "sentiment_example",
+    "three_groups_example",
     "three_points_example",
 ]

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ..data.examples import three_groups_example
 from ..loops.multiclass import rival_class
 from ..loops.viterbi import viterbi, viterbi_readable
 from ..theory.joint_features import all_labellings
@@ -437,8 +438,8 @@ def check_kesler_vectors(kesler_vectors: Callable) -> None:
 
 #: The three groups along a line of the chapter: x and the class index (0 left, 1 middle, 2 right).
 THREE_GROUPS = {
-    "x": np.array([-4.0, -3.0, -2.0, -0.5, 0.0, 0.5, 2.0, 3.0, 4.0]),
-    "y": np.array([0, 0, 0, 1, 1, 1, 2, 2, 2]),
+    "x": three_groups_example()[0].ravel(),
+    "y": three_groups_example()[1],
 }
 
 
