@@ -98,6 +98,12 @@ def test_step_unrelated_wrong_weights_get_no_hint():
     assert "Hint" not in str(failure.value) and "row 0" in str(failure.value)
 
 
+@pytest.mark.parametrize("rival", ["zero", 0.5, True, [0, 1]])
+def test_step_rival_must_be_a_class_index(rival):
+    with pytest.raises(ExerciseFailure, match="rival must be a class index"):
+        ch09.check_multiclass_step(RIGHT_SCORES, rival, RIGHT_W)
+
+
 def test_step_shape_is_checked():
     with pytest.raises(ExerciseFailure, match=r"shape \(4,\)"):
         ch09.check_multiclass_step([2.0, 0.0, 0.0], 0, RIGHT_W)

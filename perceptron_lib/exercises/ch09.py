@@ -118,7 +118,11 @@ def check_multiclass_step(scores: ArrayLike, rival: int, W_new: ArrayLike) -> No
                 "whole dot product W[k] . z, bias included."
             )
         raise ExerciseFailure(message)
-    if isinstance(rival, bool) or not float(rival).is_integer():
+    try:
+        whole = not isinstance(rival, bool) and float(rival).is_integer()
+    except (TypeError, ValueError):
+        whole = False
+    if not whole:
         raise ExerciseFailure(f"rival must be a class index (an int); got {rival!r}.")
     rival = int(rival)
     if rival != right_rival:
