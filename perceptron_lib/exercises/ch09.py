@@ -384,7 +384,7 @@ def _kesler_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> list[
             (
                 -right,
                 "the vector of class c against class k has +z in block c and -z in "
-                "block k, so that v . phi = W[c] . z - W[k] . z; your signs are the other way.",
+                "block k, so that v . psi = W[c] . z - W[k] . z; your signs are the other way.",
             ),
             (
                 every,
