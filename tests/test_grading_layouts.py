@@ -1,7 +1,7 @@
 """What an LMS download looks like to make grade, and the reasons a student reads first.
 
 One chapter-1 course is made and two students are graded once (module scope):
-``smithbob`` as Canvas's bulk download names a late resubmission (a flat file),
+``smithbob`` as Canvas's bulk download names a late file (at the top, renamed),
 with an ``activation`` that forgets the bias, which ``predict`` then calls; and
 ``Lin Mei`` in Moodle's folder, the released notebook handed in untouched. The
 other tests read folders with :func:`grading.layout.find` alone, run
@@ -23,7 +23,7 @@ from toc import ROOT
 sys.path.insert(0, str(ROOT / "scripts"))
 from grading import grades, judge, layout, nbgrader_course, sample_submissions, sandbox  # noqa: E402
 
-CANVAS_FILE = "smithbob_LATE_340934_208490284_{stem}-1.ipynb"  # Canvas's resubmission suffix
+CANVAS_FILE = "smithbob_LATE_340934_208490284_{stem}-1.ipynb"  # and a renamed copy
 MOODLE_FOLDER = "Lin Mei_48213_assignsubmission_file_"
 NO_BIAS = "    return sum(wi * xi for wi, xi in zip(w, x))\n"  # activation without + b
 

@@ -366,19 +366,21 @@ def unanswered(sources: list[str], function: str | None = None) -> bool:
 
     ``sources`` are the answer cells, in order; ``function`` the function whose
     body is the answer (a docstring before the ``raise`` is not an answer), or
-    ``None`` for a value question, whose whole answer cell is the answer.
+    ``None`` for a value question, whose answer cell is the answer (its imports
+    aside).
 
     >>> stub = "def f(x):\\n    # YOUR CODE HERE\\n    raise NotImplementedError()"
     >>> unanswered([stub], "f"), unanswered(["def f(x):\\n    return x"], "f")
     (True, False)
-    >>> unanswered(["# YOUR CODE HERE\\nraise NotImplementedError()"])
+    >>> unanswered(["import numpy as np\\n# YOUR CODE HERE\\nraise NotImplementedError()"])
     True
     """
-    if function is None:
+    if function is None:  # the cell's imports are the released notebook's too
         try:
             body = [node for source in sources for node in ast.parse(source).body]
         except SyntaxError:
             return False
+        body = [node for node in body if not isinstance(node, ast.Import | ast.ImportFrom)]
     else:
         node = _definition(sources, function)
         if node is None:
