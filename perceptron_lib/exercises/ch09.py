@@ -88,7 +88,8 @@ def _step_answers(W: np.ndarray, z: np.ndarray, c: int) -> tuple[np.ndarray, int
 def check_multiclass_step(scores: ArrayLike, rival: int, W_new: ArrayLike) -> None:
     """Check one step of the multiclass perceptron on :data:`STEP_EXAMPLE`, done by hand.
 
-    The example ``z`` (lifted: its constant feature first) is of class ``c``;
+    The example ``z`` (lifted: its constant feature first, the chapter's x̃)
+    is of class ``c`` (the chapter's y);
     ``scores[k]`` is class ``k``'s score ``W[k] . z``; ``rival`` is the
     highest-scoring class other than ``c`` (the lowest index on a tie); and
     ``W_new`` the weights after the step (learning rate 1): on a mistake (the
