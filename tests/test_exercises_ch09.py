@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -231,7 +233,7 @@ def viterbi_path(emission, transition, start, *, transpose=False, use_start=True
 
 def test_viterbi_right_answer_passes(capsys):
     ch09.check_viterbi(viterbi_path)
-    assert "All 10 checks passed for viterbi_path." in capsys.readouterr().out
+    assert "All 13 checks passed for viterbi_path." in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
@@ -288,3 +290,80 @@ def test_viterbi_unrelated_wrong_answer_gets_no_hint():
 def test_permitted_helpers_is_a_mapping_of_tuples():
     assert isinstance(ch09.PERMITTED_HELPERS, dict)
     assert all(isinstance(v, tuple) for v in ch09.PERMITTED_HELPERS.values())
+
+
+# -- slips the review found accepted or misnamed ----------------------------------------------
+
+
+def greedy_path(emission, transition, start):
+    # Left to right, each label the best given only the one before: not Viterbi.
+    path = [int(np.argmax(start + emission[0]))]
+    for p in range(1, len(emission)):
+        path.append(int(np.argmax(transition[path[-1]] + emission[p])))
+    return path
+
+
+def pointers_without_transition(emission, transition, start):
+    # The best scores are right, but each back-pointer is argmax(best) of the previous
+    # position, as if the transition into the label did not count.
+    best, back = start + emission[0], []
+    for p in range(1, len(emission)):
+        back.append(np.full(len(best), int(np.argmax(best))))
+        best = (best[:, None] + transition).max(axis=0) + emission[p]
+    path = [int(best.argmax())]
+    for pointers in reversed(back):
+        path.append(int(pointers[path[-1]]))
+    return path[::-1]
+
+
+def brute_force_first_in_product_order(emission, transition, start):
+    # Every labelling in itertools.product order, the first of equal best scores kept:
+    # the best score, but not Viterbi's tie rule (which compares from the last position).
+    best_score, best_path = None, None
+    for labels in itertools.product(range(emission.shape[1]), repeat=len(emission)):
+        score = start[labels[0]] + sum(emission[p, m] for p, m in enumerate(labels))
+        score += sum(transition[a, b] for a, b in zip(labels[:-1], labels[1:], strict=True))
+        if best_score is None or score > best_score:
+            best_score, best_path = score, list(labels)
+    return best_path
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (greedy_path, "greedy"),
+        (pointers_without_transition, "back-pointer"),
+        (brute_force_first_in_product_order, "compared from the last position"),
+    ],
+)
+def test_viterbi_near_misses_are_caught_and_named(wrong, hint):
+    with pytest.raises(ExerciseFailure, match=hint):
+        ch09.check_viterbi(wrong)
+
+
+def test_three_group_rows_written_w_then_b_get_the_column_order_hint():
+    with pytest.raises(ExerciseFailure, match=r"bias first") as failure:
+        ch09.check_three_group_weights([[-1.0, 0.0], [0.0, 1.25], [1.0, 0.0]])
+    assert "largest bias" not in str(failure.value)
+
+
+def test_kesler_object_array_of_the_right_numbers_passes(capsys):
+    # It used to fail with "returned [[1.0, -1.0]] but should return [[1.0, -1.0]]".
+    def as_objects(z, c, n_classes):
+        return kesler_vectors(z, c, n_classes).astype(object)
+
+    ch09.check_kesler_vectors(as_objects)
+    assert "All 6 checks passed" in capsys.readouterr().out
+
+
+def test_kesler_object_array_of_words_still_fails():
+    def as_words(z, c, n_classes):
+        return kesler_vectors(z, c, n_classes).astype(str).astype(object)
+
+    with pytest.raises(ExerciseFailure):
+        ch09.check_kesler_vectors(as_words)
+
+
+def test_step_rival_given_as_a_string_is_refused():
+    with pytest.raises(ExerciseFailure, match="rival must be a class index"):
+        ch09.check_multiclass_step(RIGHT_SCORES, "0", RIGHT_W)

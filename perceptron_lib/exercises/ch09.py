@@ -12,6 +12,7 @@ gives exactly what the student answered.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from numbers import Real
 from typing import Any
 
 import numpy as np
@@ -22,7 +23,15 @@ from ..loops.multiclass import rival_class
 from ..loops.viterbi import viterbi, viterbi_readable
 from ..theory.joint_features import all_labellings
 from ..theory.kesler import kesler_lift, multiclass_margin
-from . import ExerciseFailure, check_function, describe, diagnose, not_written, refuse_calls
+from . import (
+    ExerciseFailure,
+    check_function,
+    describe,
+    diagnose,
+    mismatch,
+    not_written,
+    refuse_calls,
+)
 
 __all__ = [
     "STEP_EXAMPLE",
@@ -79,7 +88,8 @@ def _step_answers(W: np.ndarray, z: np.ndarray, c: int) -> tuple[np.ndarray, int
 def check_multiclass_step(scores: ArrayLike, rival: int, W_new: ArrayLike) -> None:
     """Check one step of the multiclass perceptron on :data:`STEP_EXAMPLE`, done by hand.
 
-    The example ``z`` (lifted: its constant feature first) is of class ``c``;
+    The example ``z`` (lifted: its constant feature first, the chapter's x̃)
+    is of class ``c`` (the chapter's y);
     ``scores[k]`` is class ``k``'s score ``W[k] . z``; ``rival`` is the
     highest-scoring class other than ``c`` (the lowest index on a tie); and
     ``W_new`` the weights after the step (learning rate 1): on a mistake (the
@@ -114,12 +124,13 @@ def check_multiclass_step(scores: ArrayLike, rival: int, W_new: ArrayLike) -> No
         )
         if np.allclose(scores, W[:, 1:] @ z[1:]):
             message += (
-                "\nHint: z is lifted, its first entry is the constant 1: each score is the "
-                "whole dot product W[k] . z, bias included."
+                "\nHint: the example x̃ is lifted, its first entry is the constant 1: each score "
+                "is the whole dot product W[m] . x̃, bias included."
             )
         raise ExerciseFailure(message)
     try:
-        whole = not isinstance(rival, bool) and float(rival).is_integer()
+        # A bool or a str ("0") converts to a number but is not a class index.
+        whole = not isinstance(rival, bool | str | bytes) and float(rival).is_integer()
     except (TypeError, ValueError):
         whole = False
     if not whole:
@@ -160,7 +171,7 @@ def check_multiclass_step(scores: ArrayLike, rival: int, W_new: ArrayLike) -> No
     slips.append(
         (
             swapped,
-            "the update adds z to the true class's row and subtracts it from "
+            "the update adds x̃ to the true class's row and subtracts it from "
             "the rival's; yours goes the other way.",
         )
     )
@@ -172,7 +183,7 @@ def check_multiclass_step(scores: ArrayLike, rival: int, W_new: ArrayLike) -> No
     slips.append(
         (
             every,
-            "the rival is the one wrong class that the update moves: subtract z "
+            "the rival is the one wrong class that the update moves: subtract x̃ "
             "from its row only, not from every class that scores at least as much as "
             "the true one.",
         )
@@ -191,7 +202,7 @@ def check_multiclass_step(scores: ArrayLike, rival: int, W_new: ArrayLike) -> No
         (
             W,
             f"class {rival} scores {describe(float(scores[rival]))}, at least as much "
-            f"as class {c} ({describe(float(scores[c]))}): that is a mistake, and the "
+            f"as the true class {c} ({describe(float(scores[c]))}): that is a mistake, and the "
             "weights change.",
         )
     )
@@ -200,7 +211,7 @@ def check_multiclass_step(scores: ArrayLike, rival: int, W_new: ArrayLike) -> No
     slips.append(
         (
             no_bias,
-            "the constant feature is updated too: its entry of z is 1, so "
+            "the constant feature is updated too: its entry of x̃ is 1, so "
             "the true class's bias goes up by 1 and the rival's down by 1.",
         )
     )
@@ -238,6 +249,37 @@ def _brute_force_last_tie(emission, transition, start) -> list[int]:
     return [n_labels - 1 - int(label) for label in path]
 
 
+def _greedy_path(emission, transition, start) -> list[int]:
+    """Left to right, each label the best after the one already chosen: not Viterbi."""
+    path = [int(np.argmax(start + emission[0]))]
+    for p in range(1, emission.shape[0]):
+        path.append(int(np.argmax(transition[path[-1]] + emission[p])))
+    return path
+
+
+def _pointers_without_transition(emission, transition, start) -> list[int]:
+    """Viterbi's best scores, but back-pointers that forget the transition."""
+    best, back = start + emission[0], []
+    for p in range(1, emission.shape[0]):
+        back.append(int(np.argmax(best)))  # the same pointer for every label
+        best = (best[:, None] + transition).max(axis=0) + emission[p]
+    path = [int(np.argmax(best))]
+    for pointer in reversed(back):
+        path.append(pointer)
+    return path[::-1]
+
+
+def _first_in_product_order(emission, transition, start) -> list[int]:
+    """The best labelling, ties to the first in ``itertools.product`` order."""
+    best_score, best_path = -np.inf, []
+    for labels in all_labellings(emission.shape[0], emission.shape[1]):
+        score = start[labels[0]] + emission[np.arange(len(labels)), labels].sum()
+        score += transition[labels[:-1], labels[1:]].sum()
+        if score > best_score:
+            best_score, best_path = score, labels.tolist()
+    return best_path
+
+
 def _viterbi_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> list[str] | str:
     emission = np.asarray(arguments["emission"], dtype=float)
     transition = np.asarray(arguments["transition"], dtype=float)
@@ -250,7 +292,8 @@ def _viterbi_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> list
     if returned.ndim == 1 and returned.shape[0] == n_tokens - 1:
         return (
             f"your path has {n_tokens - 1} labels for {n_tokens} tokens: the loop over "
-            "positions stops one token early (positions run from 1 to T - 1 included)."
+            "positions stops one token early (positions run from 1 to len(emission) - 1 "
+            "included)."
         )
     mistakes = [
         (
@@ -272,6 +315,26 @@ def _viterbi_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> list
             _reference_viterbi(emission, transition, start)[::-1],
             "the back-pointers give the path from the last token to the first: reverse it "
             "(or fill path[t - 1] from path[t]).",
+        ),
+        (
+            _greedy_path(emission, transition, start),
+            "that is a greedy path: it fixes each label as it goes, the best given the one "
+            "before it. "
+            "Viterbi keeps, for every label at every position, the best score of a path "
+            "ending there, and only the walk back along the back-pointers fixes the labels.",
+        ),
+        (
+            _pointers_without_transition(emission, transition, start),
+            "your best scores add the transition, but each back-pointer must be the k that "
+            "wins best[k] + transition[k, l] for that label l, not the k of the largest "
+            "best[k] alone.",
+        ),
+        (
+            _first_in_product_order(emission, transition, start),
+            "your path reaches the best score, but among equal best labellings it keeps the "
+            "first in itertools.product order; the tie rule (lowest index at every "
+            "back-pointer and at the last token) picks the smallest compared from the last "
+            "position backwards.",
         ),
         (
             [int(label) for label in np.argmax(emission, axis=1)],
@@ -301,6 +364,21 @@ def _viterbi_cases() -> list[tuple]:
             np.array([[0.0, 3.0, 0.0], [0.0, 0.0, 3.0], [1.0, 0.0, 0.0]]),
             np.zeros(3),
         ),
+        (  # a greedy path (0, 0), or back-pointers without the transition (0, 1), miss (1, 1)
+            np.zeros((2, 2)),
+            np.array([[0.0, 0.0], [0.0, 5.0]]),
+            np.array([0.1, 0.0]),
+        ),
+        (  # (0, 1) and (1, 0) tie; the tie rule gives (1, 0), product order (0, 1)
+            np.zeros((2, 2)),
+            np.array([[0.0, 1.0], [1.0, 0.0]]),
+            np.zeros(2),
+        ),
+        (  # three labellings tie at 4: the rule gives (1, 0, 0), product order (0, 1, 0)
+            np.array([[0.0, 1.0], [0.0, 1.0], [1.0, 0.0]]),
+            np.array([[1.0, 1.0], [1.0, 0.0]]),
+            np.zeros(2),
+        ),
         (  # a tie between two predecessors
             np.array([[1.0, 1.0], [0.0, 0.5]]),
             np.array([[0.0, 1.0], [0.0, 1.0]]),
@@ -325,12 +403,14 @@ _VITERBI_CASES = _viterbi_cases()
 def check_viterbi(viterbi_path: Callable) -> None:
     """Check ``viterbi_path(emission, transition, start)``: the best labelling of a chain.
 
-    ``emission`` is ``(T, L)``, ``transition`` ``(L, L)`` (row: the label
-    before, column: the label after) and ``start`` ``(L,)``, NumPy arrays; the
-    function returns the labels of the best-scoring labelling, a list or a 1-d
-    array of ``T`` ints, the lowest label index winning every tie (at each
+    ``emission`` is ``(n_tokens, n_labels)`` (the chapter's ``(ℓ, M)``),
+    ``transition`` ``(n_labels, n_labels)`` (row: the label before, column: the
+    label after) and ``start`` ``(n_labels,)``, NumPy arrays; the function
+    returns the labels of the best-scoring labelling, a list or a 1-d array of
+    ``n_tokens`` ints, the lowest label index winning every tie (at each
     back-pointer and at the last token). The cases include ties, a non-symmetric
-    transition matrix and a start score that decides.
+    transition matrix, a start score that decides and a lattice where a greedy
+    left-to-right choice goes wrong.
 
     Examples
     --------
@@ -345,7 +425,7 @@ def check_viterbi(viterbi_path: Callable) -> None:
     ...         path.append(int(pointers[path[-1]]))
     ...     return path[::-1]
     >>> check_viterbi(viterbi_path)
-    All 10 checks passed for viterbi_path.
+    All 13 checks passed for viterbi_path.
     """
     refuse_calls(viterbi_path, (viterbi, viterbi_readable, all_labellings), name="viterbi_path")
     check_function(
@@ -363,6 +443,17 @@ def check_viterbi(viterbi_path: Callable) -> None:
 
 def _reference_kesler(z, c, n_classes):
     return kesler_lift(np.asarray(z, dtype=float), int(c), int(n_classes))
+
+
+def _same_vectors(got: Any, expected: np.ndarray) -> bool:
+    """The right numbers in the right shape, whatever holds them (list, array, object array)."""
+    if isinstance(got, np.ndarray) and got.dtype == object:
+        # An object array of plain numbers (for instance built from np.array(rows,
+        # dtype=object)) holds the right answer as well as a float array does.
+        if not all(isinstance(v, Real) and not isinstance(v, bool) for v in got.ravel()):
+            return False
+        got = got.astype(float)
+    return mismatch(got, expected) is None
 
 
 def _kesler_hint(arguments: Mapping[str, Any], got: Any, expected: Any) -> list[str]:
@@ -434,6 +525,7 @@ def check_kesler_vectors(kesler_vectors: Callable) -> None:
         _reference_kesler,
         _KESLER_CASES,
         name="kesler_vectors",
+        compare=_same_vectors,
         hint=_kesler_hint,
     )
 
@@ -445,6 +537,12 @@ THREE_GROUPS = {
     "x": three_groups_example()[0].ravel(),
     "y": three_groups_example()[1],
 }
+
+
+def _separates(Z: np.ndarray, y: np.ndarray, W: np.ndarray) -> bool:
+    """Whether every example's class scores strictly above the others under ``W``."""
+    scores = Z @ W.T
+    return all(scores[i, y[i]] > np.delete(scores[i], y[i]).max() for i in range(len(y)))
 
 
 def check_three_group_weights(W: ArrayLike) -> None:
@@ -486,11 +584,15 @@ def check_three_group_weights(W: ArrayLike) -> None:
             f"{describe(scores[i])}: class {y[i]} does not score strictly above every other "
             "class."
         )
-        flipped = Z @ (-W).T
-        if all(flipped[j, y[j]] > np.delete(flipped[j], y[j]).max() for j in range(len(x))):
+        if _separates(Z, y, -W):
             message += (
                 "\nHint: every sign is flipped: with -W every example would be right. The "
                 "prediction is the class of the *highest* score."
+            )
+        elif _separates(Z, y, W[:, ::-1]):
+            message += (
+                "\nHint: your rows read (w, b): with the two columns swapped every example "
+                "would be right. Each row is (b, w), the bias first, as in x̃ = (1, x)."
             )
         elif W[1, 0] <= max(W[0, 0], W[2, 0]):
             message += (
