@@ -602,7 +602,8 @@ def check_three_group_weights(W: ArrayLike) -> None:
         elif scores[i, y[i]] == others.max():
             message += (
                 "\nHint: a tie is not enough: the class must score strictly above the others "
-                "(a tie goes to the lowest index, which is a mistake in training)."
+                "(in training a tie with the rival is always a mistake, whichever class "
+                "argmax would pick)."
             )
         raise ExerciseFailure(message)
     print(
