@@ -185,60 +185,59 @@ class StructuredPerceptron(BaseEstimator):
         self
             The fitted model. If ``fit`` raises, the model is left as it was.
         """
+        # All or nothing: if anything below raises, the model is left as it was.
         with all_or_nothing(self):
-            return self._fit(sequences, label_sequences)
-
-    def _fit(self, sequences, label_sequences):
-        self._validate_params()
-        if isinstance(self.max_iter, (bool, np.bool_)):
-            raise TypeError(f"max_iter must be an int, got the bool {self.max_iter}.")
-        sequences = self._check_sequences(sequences, reset=True)
-        label_sequences = _check_label_sequences(label_sequences, sequences)
-        self.classes_ = _classes_of(label_sequences)
-        targets = [np.searchsorted(self.classes_, labels) for labels in label_sequences]
-        n_labels = self.classes_.shape[0]
-        w = np.zeros(n_joint_features(n_labels, self.n_features_in_))
-        cached = np.zeros_like(w)  # q: every update times the number of visits before it
-        visits = 0
-        rng = check_random_state(self.random_state)
-        per_epoch, mistakes = [], []
-        for epoch in range(1, self.max_iter + 1):
-            n = len(sequences)
-            order = rng.permutation(n) if self.shuffle else np.arange(n)
-            count = 0
-            for i in order:
-                X, y = sequences[i], targets[i]
-                z = self._decode(X, w)[0]  # Viterbi: the best labelling under w
-                if not np.array_equal(z, y):
-                    # Collins' update, literally: w += Phi(x, y) - Phi(x, z).
-                    update = joint_feature_map(X, y, n_labels) - joint_feature_map(X, z, n_labels)
-                    w += update
-                    if self.average:
-                        cached += visits * update
-                    mistakes.append((epoch, i))
-                    count += 1
-                visits += 1
-            per_epoch.append(count)
-            if not np.all(np.isfinite(w)):
-                raise ValueError(
-                    f"Floating-point overflow in epoch {epoch} of StructuredPerceptron: the "
-                    "weights are no longer finite. Scale the token features down."
-                )
-            if count == 0:
-                break
-        self.last_coef_ = w
-        self.coef_ = w - cached / visits if self.average else w.copy()
-        self.mistakes_per_epoch_ = np.array(per_epoch, dtype=np.int64)
-        self.mistakes_ = np.array(mistakes, dtype=np.int64).reshape(-1, 2)
-        self.n_iter_ = len(per_epoch)
-        self.converged_ = per_epoch[-1] == 0
+            self._validate_params()
+            if isinstance(self.max_iter, (bool, np.bool_)):
+                raise TypeError(f"max_iter must be an int, got the bool {self.max_iter}.")
+            sequences = self._check_sequences(sequences, reset=True)
+            label_sequences = _check_label_sequences(label_sequences, sequences)
+            self.classes_ = _classes_of(label_sequences)
+            targets = [np.searchsorted(self.classes_, labels) for labels in label_sequences]
+            n_labels = self.classes_.shape[0]
+            w = np.zeros(n_joint_features(n_labels, self.n_features_in_))
+            cached = np.zeros_like(w)  # q: every update times the number of visits before it
+            visits = 0
+            rng = check_random_state(self.random_state)
+            per_epoch, mistakes = [], []
+            for epoch in range(1, self.max_iter + 1):
+                n = len(sequences)
+                order = rng.permutation(n) if self.shuffle else np.arange(n)
+                count = 0
+                for i in order:
+                    X, y = sequences[i], targets[i]
+                    z = self._decode(X, w)[0]  # Viterbi: the best labelling under w
+                    if not np.array_equal(z, y):
+                        # Collins' update, literally: w += Phi(x, y) - Phi(x, z).
+                        update = joint_feature_map(X, y, n_labels)
+                        update -= joint_feature_map(X, z, n_labels)
+                        w += update
+                        if self.average:
+                            cached += visits * update
+                        mistakes.append((epoch, i))
+                        count += 1
+                    visits += 1
+                per_epoch.append(count)
+                if not np.all(np.isfinite(w)):
+                    raise ValueError(
+                        f"Floating-point overflow in epoch {epoch} of StructuredPerceptron: the "
+                        "weights are no longer finite. Scale the token features down."
+                    )
+                if count == 0:
+                    break
+            self.last_coef_ = w
+            self.coef_ = w - cached / visits if self.average else w.copy()
+            self.mistakes_per_epoch_ = np.array(per_epoch, dtype=np.int64)
+            self.mistakes_ = np.array(mistakes, dtype=np.int64).reshape(-1, 2)
+            self.n_iter_ = len(per_epoch)
+            self.converged_ = per_epoch[-1] == 0
         if not self.converged_:
             warnings.warn(
                 f"StructuredPerceptron made {per_epoch[-1]} mistake(s) in its last epoch and "
                 f"stopped at max_iter={self.max_iter}: the data may not be separable by the "
                 "joint features.",
                 ConvergenceWarning,
-                stacklevel=3,
+                stacklevel=2,
             )
         return self
 
