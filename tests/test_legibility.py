@@ -42,6 +42,7 @@ from perceptron_lib.figures.convergence import (
 from perceptron_lib.figures.curves import plot_error_curve, plot_loss_profile, plot_run_spread
 from perceptron_lib.figures.legibility import SMALLEST_TEXT, smallest_text
 from perceptron_lib.figures.many_classes import (
+    animate_class_scores,
     plot_accuracy_runs,
     plot_class_scores,
     plot_transition_weights,
@@ -138,7 +139,17 @@ ANIMATIONS = {
         KernelPerceptron(kernel="rbf", gamma=2.0, random_state=0), MOONS_X, MOONS_Y, max_frames=3
     ),
     "animate_mixing": lambda: animate_mixing(DATA.X, DATA.y, 3),
+    "animate_class_scores": lambda: animate_three_groups(),
 }
+
+
+def animate_three_groups():
+    from perceptron_lib import MulticlassPerceptron, training_trace
+    from perceptron_lib.data.examples import three_groups_example
+
+    X, y = three_groups_example()
+    trace = training_trace(MulticlassPerceptron(shuffle=False), X, y)
+    return animate_class_scores(trace, X, y, class_names=["left", "middle", "right"])
 
 
 def animate_voting_small():

@@ -78,3 +78,31 @@ def test_step_explorer_view_reports_the_recorded_step():
     assert "mistake: no" in text and f"updates so far: {int(trace.mistake.sum())}" in text
     assert len(multiclass_step_explorer().children) == 2
     plt.close("all")
+
+
+def test_the_animation_has_a_frame_per_update_ending_at_the_fitted_weights():
+    from perceptron_lib import MulticlassPerceptron, training_trace
+    from perceptron_lib.data.examples import three_groups_example
+    from perceptron_lib.figures.animation import animation_html
+    from perceptron_lib.figures.many_classes import animate_class_scores
+
+    X, y = three_groups_example()
+    model = MulticlassPerceptron(shuffle=False)
+    trace = training_trace(model, X, y)
+    fitted = model.fit(X, y)
+    anim = animate_class_scores(trace, X, y)
+    last = np.flatnonzero(trace.mistake)[-1]
+    np.testing.assert_array_equal(trace.weights[last], fitted.coef_)
+    np.testing.assert_array_equal(trace.bias[last], fitted.intercept_)
+    html = animation_html(anim)
+    assert html.count("data:image/png;base64") == int(trace.mistake.sum()) == 11
+
+
+def test_the_animation_refuses_a_run_on_two_features():
+    from perceptron_lib import MulticlassPerceptron, training_trace
+    from perceptron_lib.figures.many_classes import animate_class_scores
+
+    X2 = np.array([[0.0, 1.0], [1.0, 0.0]])
+    trace2 = training_trace(MulticlassPerceptron(shuffle=False), X2, [0, 1])
+    with pytest.raises(ValueError, match="one feature"):
+        animate_class_scores(trace2, X2, [0, 1])

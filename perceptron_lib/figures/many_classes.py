@@ -1,8 +1,9 @@
 """Figures of chapter 9: class scores along a line, accuracies over runs, learnt transitions.
 
-Each function draws on ``ax`` (a new figure when ``ax`` is None) and returns
-the Axes. Classes are told apart by colour *and* marker (Okabe and Ito's
-colour-blind-safe palette), and every figure is sized to be read on a phone.
+Each ``plot_`` function draws on ``ax`` (a new figure when ``ax`` is None) and
+returns the Axes; :func:`animate_class_scores` plays a recorded run. Classes
+are told apart by colour *and* marker (Okabe and Ito's colour-blind-safe
+palette), and every figure is sized to be read on a phone.
 """
 
 from __future__ import annotations
@@ -11,13 +12,19 @@ from collections.abc import Mapping, Sequence
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.animation import FuncAnimation
 from matplotlib.axes import Axes
 from matplotlib.patches import Rectangle
 from numpy.typing import ArrayLike
 
 from .drawing import LEGEND_STYLE
 
-__all__ = ["plot_accuracy_runs", "plot_class_scores", "plot_transition_weights"]
+__all__ = [
+    "animate_class_scores",
+    "plot_accuracy_runs",
+    "plot_class_scores",
+    "plot_transition_weights",
+]
 
 #: Colour and marker of class k (up to five classes), Okabe and Ito's palette.
 CLASS_STYLES = (
@@ -102,6 +109,67 @@ def plot_class_scores(
     ax.legend(loc="upper center", ncol=2, **LEGEND_STYLE)
     ax.set_ylim(level - 0.1 * height, max(scores.max(), 0.0) + 0.45 * height)
     return ax
+
+
+def animate_class_scores(
+    trace,
+    x: ArrayLike,
+    y: ArrayLike,
+    *,
+    class_names: Sequence[str] | None = None,
+    figsize: tuple[float, float] = (4.6, 3.8),
+    dpi: int = 80,
+) -> FuncAnimation:
+    """Animate a multiclass run on one feature: a frame per update, as :func:`plot_class_scores`.
+
+    Frame ``j`` shows every class's score line after the ``j``-th update of the
+    run (the first frame, after the first update; the last, the final weights),
+    titled with the step and the number of updates so far. Render it with
+    :func:`perceptron_lib.figures.animation.animation_html`.
+
+    Parameters
+    ----------
+    trace : MulticlassTrace
+        A recorded run (:func:`perceptron_lib.training_trace` of a
+        :class:`~perceptron_lib.MulticlassPerceptron`) on one feature.
+    x, y, class_names
+        As for :func:`plot_class_scores`: the data the run was trained on.
+    figsize, dpi
+        The figure's size in inches and its dots per inch.
+
+    Examples
+    --------
+    >>> from perceptron_lib import MulticlassPerceptron, training_trace
+    >>> from perceptron_lib.figures.animation import animation_html
+    >>> x, y = [[-1.0], [0.0], [1.0]], [0, 1, 2]
+    >>> trace = training_trace(MulticlassPerceptron(shuffle=False, max_iter=30), x, y)
+    >>> html = animation_html(animate_class_scores(trace, x, y))
+    >>> html.count("data:image/png;base64") == int(trace.mistake.sum())
+    True
+    """
+    updates = np.flatnonzero(np.asarray(trace.mistake))
+    if updates.size == 0:
+        raise ValueError("the run made no update: there is nothing to animate.")
+    if np.asarray(trace.weights).shape[-1] != 1:
+        raise ValueError("animate_class_scores draws runs on one feature only.")
+    fig, ax = plt.subplots(figsize=figsize, dpi=dpi, facecolor="white", layout="constrained")
+
+    def draw(frame: int) -> list:
+        step = int(updates[frame])
+        ax.clear()
+        plot_class_scores(
+            trace.weights[step], trace.bias[step], x, y, class_names=class_names, ax=ax
+        )
+        done = frame + 1
+        ax.set_title(
+            f"after step {step} ({done} update{'' if done == 1 else 's'})", fontsize="medium"
+        )
+        return []
+
+    draw(0)
+    fig.canvas.draw()
+    fig.set_layout_engine("none")  # lay out once; each frame keeps the first frame's layout
+    return FuncAnimation(fig, draw, frames=len(updates), interval=900, repeat=False)
 
 
 def plot_accuracy_runs(
