@@ -219,6 +219,12 @@ def test_questions_table_shows_the_exercises_titles(course):
     table = notebook.cells[0].source
     for question in graded:
         assert f"| {titles[question]} (`{question}`) |" in table
+    # A question of an exercise that no cell grades is said to be not graded.
+    (row,) = [line for line in table.splitlines() if "`ex-ch3-rosenblatt`" in line]
+    assert '"For which examples does it do something different' in row
+    assert row.endswith("is not graded |")
+    marked = nbgrader_course.ungraded_questions(nbformat.read(chapter, as_version=4))
+    assert list(marked) == ["ex-ch3-rosenblatt"]
 
 
 def test_feedback_typesets_the_chapters_macros_without_front_matter(course):

@@ -73,6 +73,31 @@ EXERCISE = re.compile(
 )
 
 
+# A question of an exercise's text that no answer cell grades is followed, in the
+# chapter, by this line (invisible in the book): the questions table names it.
+NOT_GRADED_MARK = "<!-- not graded -->"
+
+
+def ungraded_questions(notebook: nbformat.NotebookNode) -> dict[str, list[str]]:
+    """{label: the questions of its text marked "not graded"}, each a sentence.
+
+    The question is the sentence that ends just before the mark (after the
+    last ".", ":" or "?" before it), on one line.
+    """
+    found: dict[str, list[str]] = {}
+    for cell in notebook.cells:
+        if cell.cell_type != "markdown" or NOT_GRADED_MARK not in cell.source:
+            continue
+        starts = list(EXERCISE.finditer(cell.source))
+        for number, start in enumerate(starts):
+            end = starts[number + 1].start() if number + 1 < len(starts) else len(cell.source)
+            text = cell.source[start.end() : end]
+            for before in text.split(NOT_GRADED_MARK)[:-1]:
+                sentence = re.split(r"(?<=[.:?])\s+", before.strip())[-1]
+                found.setdefault(start.group("label"), []).append(" ".join(sentence.split()))
+    return found
+
+
 def exercise_titles(notebook: nbformat.NotebookNode) -> dict[str, str]:
     """{label: title} of the chapter's exercises, for the questions table."""
     return {
@@ -371,14 +396,18 @@ def exercise_cells(solution: Solution) -> list[nbformat.NotebookNode]:
 
 
 def header_cell(
-    file_name: str, cells: list, titles: dict[str, str] | None = None
+    file_name: str,
+    cells: list,
+    titles: dict[str, str] | None = None,
+    ungraded: dict[str, list[str]] | None = None,
 ) -> nbformat.NotebookNode:
     """The released notebook's first cell: points per question, what to hand in.
 
     A question is shown by its exercise's title (``titles``, by label), its
-    label after it in small type: the grader's reasons name the label.
+    label after it: the grader's reasons name the label. A question of the
+    exercise's text that no cell grades (``ungraded``) is said to be not graded.
     """
-    titles = titles or {}
+    titles, ungraded = titles or {}, ungraded or {}
     graded = [c.metadata["nbgrader"] for c in cells if c.metadata.get("nbgrader", {}).get("grade")]
     lines = [
         f"**Assignment.** Hand in this notebook as `{file_name}`, in a folder named "
@@ -393,6 +422,8 @@ def header_cell(
         how = "by the instructor" if meta.get("solution") else "automatically"
         title = titles.get(meta["grade_id"])
         name = f"{title} (`{meta['grade_id']}`)" if title else f"`{meta['grade_id']}`"
+        for question in ungraded.get(meta["grade_id"], []):
+            how += f'; its question "{question}" is not graded'
         lines.append(f"| {name} | {meta['points']:g} | {how} |")
     total = sum(meta["points"] for meta in graded)
     lines += [
@@ -414,7 +445,8 @@ def assignment_notebook(chapter: nbformat.NotebookNode, file_name: str) -> nbfor
             cells.extend(exercise_cells(item))
         else:
             cells.append(item)
-    notebook.cells = [header_cell(file_name, cells, exercise_titles(chapter)), *cells]
+    header = header_cell(file_name, cells, exercise_titles(chapter), ungraded_questions(chapter))
+    notebook.cells = [header, *cells]
     for cell in notebook.cells:
         cell.pop("id", None)  # new ids below: nbgrader wants them unique
     notebook.nbformat, notebook.nbformat_minor = 4, 5
