@@ -88,7 +88,9 @@ GRADES_FILE = "grades-by-question.csv"
 COLUMNS = ["student", "assignment", "question", "score", "max_score", "reason"]
 STEPS = ("submitted", "autograded", "feedback")
 RECORDED = "recorded"  # in sandbox/<student>/<assignment>/: nbgrader finished with it
-SHOWN = "feedback-grades.json"  # beside it: the grades its feedback page shows
+# Beside it: the grades its feedback page shows (JSON, but not named *.json: the
+# sandbox run's report is the one .json file there besides found.json).
+SHOWN = "feedback-grades.txt"
 # A written answer without a grade: what the instructor reads, and what the student reads.
 PENDING = "written answer: grade it in nbgrader's formgrader"
 NOT_GRADED_YET = "not graded yet"
@@ -545,7 +547,7 @@ def _shown(rows_: list[Row]) -> list[list]:
 def refresh_feedback(course: Path, table: list[Row], fresh: set[tuple[str, str]]) -> None:
     """Write again each feedback page whose grades changed since it was written.
 
-    ``sandbox/<student>/<assignment>/feedback-grades.json`` keeps the grades a
+    ``sandbox/<student>/<assignment>/feedback-grades.txt`` keeps the grades a
     page shows; a written answer graded in the formgrader since (or a page of
     an older grader, without that file) makes nbgrader write the page again,
     from the gradebook. ``fresh`` were written by this run: their pages are
