@@ -27,7 +27,7 @@ CLEAN_BUILD = test ! -d $(BUILD) || find $(BUILD) -mindepth 1 -maxdepth 1 ! -nam
 	-exec rm -rf {} +
 PDF    := $(BUILD)/pdf/perceptron-course.pdf
 
-.PHONY: help book serve test lint unit notebooks notebooks-portable build-check site binder chromium node lab execute student bench clean clean-all lock
+.PHONY: help book serve test lint unit unit-library unit-grading notebooks notebooks-portable build-check site binder chromium node lab execute student bench clean clean-all lock
 .PHONY: assignments grade export pdf pdf-check texlive bubblewrap
 
 help:
@@ -71,24 +71,49 @@ serve:
 	@echo "The book at http://localhost:$(PORT)/ (Ctrl-C stops the server)"
 	$(BIN)/python -m http.server $(PORT) --bind 127.0.0.1 --directory $(BUILD)/html
 
-test: lint unit notebooks notebooks-portable build-check site binder pdf-check
+# The stages in order; those that keep one core busy each run in pairs (CI has two
+# cores): nbval beside the strict build, Binder's replay beside the PDF. With
+# --output-sync each stage's output is printed whole when it ends.
+test:
+	$(MAKE) lint unit
+	$(MAKE) -j2 --output-sync=target notebooks build-check
+	$(MAKE) notebooks-portable site
+	$(MAKE) -j2 --output-sync=target binder pdf-check
 
 # book/ruff.toml holds the notebooks' code to 88 columns (read on phones).
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# Two pytest runs side by side (each keeps one core busy): the grading tests,
+# which grade whole classes in sandboxes one after another, and everything else.
+GRADING_TESTS = tests/test_nbgrader.py $(wildcard tests/test_grading_*.py)
 unit: $(STAMP) bubblewrap
+	$(MAKE) -j2 --output-sync=target unit-library unit-grading
+
+unit-library: $(STAMP)
 	$(BIN)/python -m pytest -q tests perceptron_lib --ignore=tests/test_site.py \
 		--ignore=tests/test_jupyterlab.py --ignore=tests/test_pdf.py --ignore=tests/test_binder.py \
-		--ignore=tests/test_chapter_figures.py
+		--ignore=tests/test_chapter_figures.py $(addprefix --ignore=,$(GRADING_TESTS))
+
+unit-grading: $(STAMP) bubblewrap
+	$(BIN)/python -m pytest -q $(GRADING_TESTS)
 
 notebooks: $(STAMP)
 	@test -n "$(NOTEBOOKS)" || { echo "no notebooks in _toc.yml"; exit 1; }
-	$(BIN)/python -m pytest -q -o addopts="" -p no:cacheprovider --nbval --nbval-current-env \
-		--nbval-sanitize-with tests/nbval_sanitize.cfg $(NOTEBOOKS)
-	# Every figure the chapters draw, measured as a phone shows it (runs each chapter).
-	$(BIN)/python -m pytest -q tests/test_chapter_figures.py
+	# nbval's kernels also measure every figure the chapters draw, as a phone shows
+	# it (tests/measure_figures.py as an IPython start-up file, in a throw-away
+	# IPYTHONDIR); tests/test_chapter_figures.py then reads their log, so each
+	# chapter runs once for both checks. The folder is outside $(BUILD), which
+	# build-check empties while this runs beside it in make test.
+	measure=$$(mktemp -d) && trap 'rm -rf "$$measure"' EXIT && \
+	mkdir -p "$$measure/ipython/profile_default/startup" && \
+	cp tests/measure_figures.py "$$measure/ipython/profile_default/startup/" && \
+	touch "$$measure/sizes.jsonl" && \
+	IPYTHONDIR="$$measure/ipython" FIGURE_SIZES_LOG="$$measure/sizes.jsonl" \
+		$(BIN)/python -m pytest -q -o addopts="" -p no:cacheprovider --nbval \
+		--nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg $(NOTEBOOKS) && \
+	FIGURE_SIZES_LOG="$$measure/sizes.jsonl" $(BIN)/python -m pytest -q tests/test_chapter_figures.py
 
 # The notebooks again under two other processors' arithmetic, side by side:
 # OpenBLAS forced to its oldest kernel family (Prescott, SSE3) on one thread, and

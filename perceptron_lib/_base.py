@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import warnings
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from numbers import Integral, Real
 
 import numpy as np
@@ -60,6 +61,26 @@ def unchecked_overflow():
     printed just before it.
     """
     return np.errstate(over="ignore", invalid="ignore")
+
+
+@contextmanager
+def all_or_nothing(model):
+    """Put back every attribute of ``model`` if the ``with`` block raises.
+
+    ``fit`` and ``partial_fit`` run inside it, so a call that fails (bad data
+    met during an epoch, an overflow, a bad label) leaves the model exactly as it
+    was: a model fitted before stays that model, not new ``classes_`` beside old
+    weights. Training never updates the arrays of the model it replaces in place
+    (``fit`` starts from new zero arrays, ``partial_fit`` works on copies), so
+    keeping the attribute dictionary is enough.
+    """
+    before = dict(vars(model))
+    try:
+        yield
+    except BaseException:
+        vars(model).clear()
+        vars(model).update(before)
+        raise
 
 
 def check_finite_weights(model, epoch: int, X=None) -> None:
@@ -206,7 +227,14 @@ class LinearBinaryClassifier(ClassifierMixin, BaseEstimator):
         return X, self._signed_labels(y)
 
     def _fit_classes(self, X: ArrayLike, y: ArrayLike):
-        """``fit``: check, then one binary run, or one per class for more than two."""
+        """``fit``: check, then one binary run, or one per class for more than two.
+
+        All or nothing: if it raises, the model is left as it was.
+        """
+        with all_or_nothing(self):
+            return self._fit_classes_unguarded(X, y)
+
+    def _fit_classes_unguarded(self, X: ArrayLike, y: ArrayLike):
         self._validate_params()
         X, y = self._validate_training_data(
             X, y, finite=not self._loop_checks_finite, targets=False
@@ -234,7 +262,7 @@ class LinearBinaryClassifier(ClassifierMixin, BaseEstimator):
                 f"{self._unconverged_classes()} (one-vs-rest) within "
                 f"max_iter={self.max_iter}; the weights are those of the last epoch.",
                 ConvergenceWarning,
-                stacklevel=3,
+                stacklevel=4,
             )
         return self
 

@@ -18,6 +18,7 @@ from sklearn.utils import check_random_state
 
 from ._base import (
     LinearBinaryClassifier,
+    all_or_nothing,
     check_finite_weights,
     classes_of,
     unchecked_overflow,
@@ -124,15 +125,10 @@ class OnlineLinearClassifier(LinearBinaryClassifier):
         self
             The classifier, updated.
         """
-        before = dict(vars(self))
-        try:
+        # If it raises, what this call set (on a first call, classes_ and
+        # n_features_in_ too) goes, and the weights it updated were copies.
+        with all_or_nothing(self):
             self._partial_fit(X, y, classes)
-        except BaseException:
-            # Put the model back: what this call set (on a first call, classes_ and
-            # n_features_in_ too) goes, and the weights it updated were copies.
-            vars(self).clear()
-            vars(self).update(before)
-            raise
         return self
 
     def _partial_fit(self, X: ArrayLike, y: ArrayLike, classes: ArrayLike | None) -> None:
@@ -223,12 +219,13 @@ class OnlineLinearClassifier(LinearBinaryClassifier):
         self.converged_ = count == 0
         return count
 
-    def _warn_if_not_converged(self) -> None:
+    def _warn_if_not_converged(self, stacklevel: int = 6) -> None:
+        # 6: this method, _fit_binary, _fit_classes_unguarded, _fit_classes, fit, the caller.
         if not self.converged_:
             warnings.warn(
                 f"{type(self).__name__} made {self.mistakes_per_epoch_[-1]} mistake(s) in "
                 f"its last epoch and stopped at max_iter={self.max_iter}. The data may not "
                 "be linearly separable; the weights are those after the last epoch.",
                 ConvergenceWarning,
-                stacklevel=5,
+                stacklevel=stacklevel,
             )

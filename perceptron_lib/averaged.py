@@ -99,7 +99,7 @@ class AveragedPerceptron(OnlineLinearClassifier):
     def _start(self, n_features: int) -> None:
         self.last_coef_ = np.zeros(n_features)
         self.last_intercept_ = 0.0
-        self._cached_coef = np.zeros(n_features)  # q in Algorithm 7 (chapter 6)
+        self._cached_coef = np.zeros(n_features)  # q in Algorithm 7 (CIML ch. 4)
         self._cached_intercept = 0.0  # beta in Algorithm 7
         self._counter = 1.0  # j in Algorithm 7
 

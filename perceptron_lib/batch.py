@@ -167,5 +167,5 @@ class BatchPerceptron(LinearBinaryClassifier):
                 f"BatchPerceptron did not converge: {reason} "
                 f"({mistakes_per_pass[-1]} misclassified).",
                 ConvergenceWarning,
-                stacklevel=4,
+                stacklevel=5,
             )

@@ -280,7 +280,7 @@ class KernelPerceptron(LinearBinaryClassifier):
                 f"epoch and stopped at max_iter={self.max_iter}. The data may not be "
                 "separable with this kernel; the model is that of the last epoch.",
                 ConvergenceWarning,
-                stacklevel=4,
+                stacklevel=5,
             )
 
     def _store(self, X, signed, update_counts, bias, per_epoch) -> None:

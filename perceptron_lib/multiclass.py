@@ -6,6 +6,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ._base import (
+    all_or_nothing,
     check_finite_weights,
     classes_of,
     is_sparse,
@@ -36,19 +37,24 @@ class MulticlassPerceptron(OnlineLinearClassifier):
     rival is the class ``numpy.argmax`` would predict with ``c`` left out.
 
     The classes are learnt *jointly*: one update moves two classes' weights,
-    and no class is trained against "the rest". So data whose classes no
-    single hyperplane can cut off one from the others (three groups in a row
-    along a line: the middle one) can still be learnt without a mistake, where
-    every linear one-vs-rest model for the middle class must err.
+    and no class is trained against "the rest". So data in which some class
+    cannot be cut off from all the others by one hyperplane (three groups in a
+    row along a line: the middle one) can still be fitted so that every
+    training example is classified correctly, where every linear one-vs-rest
+    model for the middle class must err.
 
     With two classes the update moves both vectors by opposite amounts, so the
     difference ``v = w_1 - w_0`` (and ``b_1 - b_0``) moves by ``+-2 eta x``
     exactly when ``y (v . x + b) <= 0``, labels -1/+1 as ``classes_[0]``,
     ``classes_[1]``: the binary :class:`Perceptron` with the learning rate
-    ``2 eta``. Its ``decision_function`` is that difference of scores. This holds
-    bit for bit in floating point too (tested): ``w_0`` stays exactly ``-w_1``, so
-    class 0's score is exactly minus class 1's, and doubling is exact (barring
-    overflow and numbers too small for full precision, below ``2**-1022``).
+    ``2 eta``. Training follows it bit for bit in floating point too (the same
+    mistakes, and ``w_1 - w_0`` equal to its weights; tested): ``w_0`` stays
+    exactly ``-w_1``, so class 0's score is exactly minus class 1's, and doubling
+    is exact (barring overflow and numbers too small for full precision, below
+    ``2**-1022``). Prediction is computed differently (a matrix product for all
+    classes), so ``decision_function`` matches the binary perceptron's up to
+    rounding, and a prediction can differ only on an example that scores zero
+    or within rounding of it.
 
     ``average=True`` predicts with the average of the weights instead, kept per
     class with the cached sums of Algorithm 7 (Daume, ch. 4) exactly as
@@ -156,9 +162,10 @@ class MulticlassPerceptron(OnlineLinearClassifier):
         self
             The fitted classifier.
         """
-        X, labels = self._prepare_multiclass(X, y, first_call=True)
-        self._train(X, labels)
-        self._warn_if_not_converged()
+        with all_or_nothing(self):  # if it raises, the model is left as it was
+            X, labels = self._prepare_multiclass(X, y, first_call=True)
+            self._train(X, labels)
+        self._warn_if_not_converged(stacklevel=3)  # this method, fit, the caller
         return self
 
     def _prepare_multiclass(self, X, y, *, first_call: bool, classes=None, accept_sparse=True):

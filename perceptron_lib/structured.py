@@ -14,7 +14,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
-from ._base import unchecked_overflow
+from ._base import all_or_nothing, unchecked_overflow
 from .loops.viterbi import emission_scores, viterbi
 from .theory.joint_features import (
     joint_feature_map,
@@ -183,8 +183,12 @@ class StructuredPerceptron(BaseEstimator):
         Returns
         -------
         self
-            The fitted model.
+            The fitted model. If ``fit`` raises, the model is left as it was.
         """
+        with all_or_nothing(self):
+            return self._fit(sequences, label_sequences)
+
+    def _fit(self, sequences, label_sequences):
         self._validate_params()
         if isinstance(self.max_iter, (bool, np.bool_)):
             raise TypeError(f"max_iter must be an int, got the bool {self.max_iter}.")
@@ -234,7 +238,7 @@ class StructuredPerceptron(BaseEstimator):
                 f"stopped at max_iter={self.max_iter}: the data may not be separable by the "
                 "joint features.",
                 ConvergenceWarning,
-                stacklevel=2,
+                stacklevel=3,
             )
         return self
 

@@ -175,7 +175,8 @@ def training_trace(
     order of the examples (same ``shuffle`` and ``random_state``) and the same
     compiled training loop, which is asked to write each step into a record
     array as it goes (:mod:`perceptron_lib.loops.speculative` for the perceptron and the
-    averaged perceptron, :mod:`perceptron_lib.loops.plain` otherwise). So the trace is a
+    averaged perceptron, :mod:`perceptron_lib.loops.multiclass` for the multiclass
+    perceptron, :mod:`perceptron_lib.loops.plain` otherwise). So the trace is a
     recording of the run, not a re-implementation: its last weights are, bit
     for bit, those ``estimator.fit(X, y)`` ends with (for the averaged and
     voted perceptrons: the current weights, not the averaged or voted ones).

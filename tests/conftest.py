@@ -11,6 +11,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+# Runs inside a notebook's kernel (an IPython start-up file), never in pytest.
+collect_ignore = ["measure_figures.py"]
+
 
 @pytest.fixture(autouse=True)
 def close_figures():

@@ -252,8 +252,13 @@ def _notebooks_in(temp: Path) -> list[Path]:
 
 
 def _running(temp: Path) -> bool:
-    """Is a notebook running in a sandbox (its work copy is there)?"""
-    return any(temp.rglob("submission.ipynb"))
+    """Is a notebook running in a sandbox (its work copy is there)?
+
+    The grader deletes work folders while this looks: a folder that goes away
+    during the walk is simply not running any more.
+    """
+    # os.walk skips a folder that vanishes (its errors are ignored); rglob raises.
+    return any("submission.ipynb" in files for _, _, files in os.walk(temp))
 
 
 def _groups(pid: int) -> list[Path]:

@@ -41,6 +41,11 @@ from perceptron_lib.figures.convergence import (
 )
 from perceptron_lib.figures.curves import plot_error_curve, plot_loss_profile, plot_run_spread
 from perceptron_lib.figures.legibility import SMALLEST_TEXT, smallest_text
+from perceptron_lib.figures.many_classes import (
+    plot_accuracy_runs,
+    plot_class_scores,
+    plot_transition_weights,
+)
 from perceptron_lib.figures.scale import (
     animate_mixing,
     plot_accuracy_grid,
@@ -115,6 +120,15 @@ FIGURES = {
         {"digits 3 vs 8": COMPARISON, "breast cancer": COMPARISON, "digits, 10% noise": COMPARISON}
     ),
     "plot_loss_profile": lambda: plot_loss_profile([0.0, 1.0], {"a": [1.0, 0.0], "b": [0.5, 0.5]}),
+    "plot_class_scores": lambda: plot_class_scores(
+        [[-1.0], [0.0], [1.0]], [0.0, 1.25, 0.0], [-3.0, 0.0, 3.0], [0, 1, 2]
+    ),
+    "plot_accuracy_runs": lambda: plot_accuracy_runs(
+        {"joint": [0.93, 0.94], "averaged joint": [0.96, 0.97], "one-vs-rest": [0.94, 0.95]}
+    ),
+    "plot_transition_weights": lambda: plot_transition_weights(
+        np.arange(100.0).reshape(10, 10) - 50, allowed=np.eye(10, dtype=bool)
+    ),
 }
 
 ANIMATIONS = {

@@ -28,6 +28,7 @@ from perceptron_lib import (
     training_trace,
 )
 from perceptron_lib.loops import multiclass as loops
+from perceptron_lib.loops.jit import JIT_AVAILABLE
 from perceptron_lib.loops.plain import perceptron_epoch as binary_epoch
 
 
@@ -147,6 +148,7 @@ def test_the_average_is_the_mean_of_every_weight_matrix_of_the_run(shuffle):
     assert not hasattr(last, "last_coef_")
 
 
+@pytest.mark.skipif(not JIT_AVAILABLE, reason="without numba the loop is its Python source")
 def test_the_compiled_loop_and_its_python_source_give_the_same_weights():
     X, y = blobs(n=80, n_classes=4, seed=2, spread=2.0)
     order = np.random.default_rng(0).permutation(len(y))
@@ -341,6 +343,67 @@ def test_the_multiclass_run_is_the_binary_perceptron_on_the_rivals_kesler_vector
     assert_array_equal(v, flattened_weights(fitted))
 
 
+def rival_sequence_run(X, y, n_classes, eta, seed):
+    """The multiclass run's mistakes, and the binary perceptron's on its rivals' Kesler vectors."""
+    model = MulticlassPerceptron(random_state=seed, max_iter=10, eta=eta)
+    trace = quietly(training_trace, model, X, y)
+    Z = lifted(X)
+    position = trace.rival - (trace.rival > trace.labels[trace.index])
+    sequence = np.array(
+        [
+            kesler_lift(Z[i], trace.labels[i], n_classes)[r]
+            for i, r in zip(trace.index, position, strict=True)
+        ]
+    )
+    v, mistakes = np.zeros(sequence.shape[1]), np.zeros(len(sequence), bool)
+    binary_epoch(
+        sequence, np.ones(len(sequence)), np.arange(len(sequence)), v, 0.0, eta, False, mistakes
+    )
+    return trace.mistake, mistakes
+
+
+def test_with_inexact_scores_the_two_runs_can_part_at_a_near_tie():
+    # 0/1 features and eta = 0.1: scores are rounded, and the multiclass loop
+    # (two scores compared) and the binary one (their difference in one sum) can
+    # decide a near-tie differently. The docstring's condition is needed.
+    parted = 0
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        X = rng.integers(0, 2, size=(80, 5)).astype(float)
+        y = rng.integers(0, 4, size=80)
+        multiclass, binary = rival_sequence_run(X, y, 4, 0.1, seed)
+        parted += not np.array_equal(multiclass, binary)
+        # With eta = 0.5 the same data give exact scores, and the runs agree.
+        assert_array_equal(*rival_sequence_run(X, y, 4, 0.5, seed))
+    assert parted > 0
+
+
+def test_the_factor_sqrt2_in_the_radius_is_needed():
+    X, y = np.array([[-1.0], [1.0], [1.0]]), np.array([0, 1, 1])
+    W = np.array([[0.0, -3.0], [1.0, 3.0]])  # rows (b_k, w_k)
+    Z = lifted(X)
+    gamma = multiclass_margin(W, Z, y)
+    model = quietly(MulticlassPerceptron(shuffle=False, max_iter=20).fit, X, y)
+    mistakes = model.mistakes_per_epoch_.sum()
+    assert model.converged_ and mistakes == 2
+    assert (np.linalg.norm(Z, axis=1).max() / gamma) ** 2 == pytest.approx(1.52)
+    assert multiclass_mistake_bound(W, Z, y) == pytest.approx(3.04)
+    assert (np.linalg.norm(Z, axis=1).max() / gamma) ** 2 < mistakes <= 3.04
+
+
+@pytest.mark.parametrize("w_scale", [1.0, 1e160, 1e-170])
+@pytest.mark.parametrize("z_scale", [1.0, 1e160, 1e-160, 1e-170])
+def test_margin_radius_and_bound_hold_at_any_scale(w_scale, z_scale):
+    W = np.array([[0.0, -1.0], [0.0, 1.0]])
+    Z = np.array([[1.0, -2.0], [1.0, 3.0]])
+    y = [0, 1]
+    assert multiclass_margin(W * w_scale, Z * z_scale, y) / z_scale == pytest.approx(
+        4 / np.sqrt(2), rel=1e-14
+    )
+    assert kesler_radius(Z * z_scale) / z_scale == pytest.approx(np.sqrt(20), rel=1e-14)
+    assert multiclass_mistake_bound(W * w_scale, Z * z_scale, y) == pytest.approx(2.5, rel=1e-14)
+
+
 def test_showing_every_kesler_vector_in_turn_is_another_algorithm():
     # The equivalence needs the rival's vector: cycling through all of an example's
     # Kesler vectors makes more updates and ends elsewhere.
@@ -403,6 +466,8 @@ def test_a_weight_matrix_that_does_not_separate_certifies_no_bound():
     "call, error, match",
     [
         (lambda: kesler_lift([1.0], 0, 1), ValueError, "at least 2"),
+        (lambda: kesler_lift(1.0, 0, 2), ValueError, "1-D"),
+        (lambda: kesler_lift(np.ones((2, 2, 2)), [0, 1], 2), ValueError, "got 3 dimension"),
         (lambda: kesler_lift([1.0], 0, 2.0), TypeError, "n_classes must be an int"),
         (lambda: kesler_lift([1.0], 2, 2), ValueError, r"in \[0, 2\)"),
         (lambda: kesler_lift([1.0], "a", 2), TypeError, "class indices"),

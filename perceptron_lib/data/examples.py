@@ -1,6 +1,7 @@
-"""The source texts' small worked examples, and a tiny corpus of reviews (chapters 1-7).
+"""The source texts' small worked examples, a tiny corpus of reviews, three groups on a line.
 
-Each returns float features and labels ``-1`` / ``+1``; none is random.
+Each returns float features and labels ``-1`` / ``+1`` (chapters 1-7), except
+the three groups of chapter 9, whose labels are class indices; none is random.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ __all__ = [
     "lecture_notes_example",
     "min_lift_example",
     "sentiment_example",
+    "three_groups_example",
     "three_points_example",
 ]
 
@@ -61,6 +63,30 @@ def three_points_example() -> tuple[NDArray[np.float64], Labels]:
     """
     X = np.array([[1.0, 1.0], [0.5, 3.0], [2.0, 2.0]])
     return X, np.array([1, 1, -1], dtype=np.int64)
+
+
+def three_groups_example() -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """Three groups of three points along a line: left (class 0), middle (1), right (2).
+
+    No single threshold separates the middle group from the two others, so the
+    middle class's one-vs-rest model must err; a joint multiclass model (one
+    score line per class, the highest wins) separates all three (chapter 9).
+    Every value is a multiple of 1/2, exact in floating point.
+
+    Returns
+    -------
+    X : ndarray of shape (9, 1)
+    y : ndarray of shape (9,), class indices 0, 1, 2
+
+    Examples
+    --------
+    >>> from perceptron_lib.data.examples import three_groups_example
+    >>> X, y = three_groups_example()
+    >>> X.ravel().tolist(), y.tolist()
+    ([-4.0, -3.0, -2.0, -0.5, 0.0, 0.5, 2.0, 3.0, 4.0], [0, 0, 0, 1, 1, 1, 2, 2, 2])
+    """
+    X = np.array([[-4.0], [-3.0], [-2.0], [-0.5], [0.0], [0.5], [2.0], [3.0], [4.0]])
+    return X, np.repeat(np.arange(3, dtype=np.int64), 3)
 
 
 def min_lift_example(lifted: bool = False) -> tuple[NDArray[np.float64], Labels]:

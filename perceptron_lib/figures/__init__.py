@@ -23,6 +23,8 @@ import their module on first use.
   perceptron's regions (chapter 7);
 - :mod:`~perceptron_lib.figures.scale`: mistakes over a run, speed-ups,
   parameter mixing (the appendix on scale);
+- :mod:`~perceptron_lib.figures.many_classes`: class scores along a line,
+  accuracies over runs, learnt transition weights (chapter 9);
 - :mod:`~perceptron_lib.figures.legibility`: how large a figure's text is on a
   phone (the tests hold every figure to it).
 

@@ -17,14 +17,26 @@ with no bias. This is known as Kesler's construction.
 
 The multiclass perceptron is the binary perceptron on these vectors (no bias,
 from zero, the same learning rate) when, for each example it visits, it is
-shown the Kesler vector of the *rival* (the highest-scoring other class, the
-first on a tie), which is the example's Kesler vector of smallest activation:
-both make the same mistakes and reach the same weights, ``v`` being ``W``
-flattened (tested in ``tests/test_multiclass.py``). So the convergence theorem
-carries over: if some ``W*`` has a multiclass margin ``gamma > 0`` (below) and
-every ``||z_i|| <= R_z``, the multiclass perceptron makes at most
-``(R / gamma)^2`` mistakes, with ``R = sqrt(2) R_z`` the radius of the Kesler
-vectors.
+shown only the Kesler vector of the *rival* (the highest-scoring other class,
+the first on a tie), which is the example's Kesler vector of smallest
+activation: in exact arithmetic both make the same mistakes and reach the same
+weights, ``v`` being ``W`` flattened. Showing each example's Kesler vectors one
+after another instead is another algorithm.
+
+In floating point the equivalence holds when every score is computed exactly,
+as with integer features, a learning rate that is a power of two and weights of
+moderate size (tested in ``tests/test_multiclass.py``). Otherwise the two runs
+can part at a near-tie: the multiclass loop rounds ``W[c] . z`` and
+``W[r] . z`` separately and compares them, the binary perceptron rounds their
+difference as one sum, so two scores the first finds unequal can give the
+second an activation of exactly ``0.0``, a mistake (also tested).
+
+The convergence theorem carries over: if some ``W*`` has a multiclass margin
+``gamma > 0`` (below) and every ``||z_i|| <= R_z``, the multiclass perceptron
+makes at most ``(R / gamma)^2`` mistakes, with ``R = sqrt(2) R_z`` the radius of
+the Kesler vectors. The factor ``sqrt(2)`` is needed: on ``x = -1, 1, 1`` of
+classes 0, 1, 1 with ``W* = [[0, -3], [1, 3]]`` the perceptron makes 2 mistakes,
+above ``(R_z / gamma)^2 = 1.52``, within ``(R / gamma)^2 = 3.04`` (tested).
 
 NumPy only; nothing here trains a model, and no function modifies its arguments.
 """
@@ -127,8 +139,16 @@ def kesler_lift(z: ArrayLike, y: ArrayLike, n_classes: int) -> NDArray[np.float6
     --------
     >>> kesler_lift([1.0, 2.0], 1, 3).tolist()
     [[-1.0, -2.0, 1.0, 2.0, 0.0, 0.0], [0.0, 0.0, 1.0, 2.0, -1.0, -2.0]]
+
+    The result is dense, ``n_samples * (n_classes - 1) * n_classes * D'``
+    numbers: a way to look at the construction on small problems, not a way to
+    train (the multiclass perceptron never builds these vectors).
     """
     n_classes = _check_n_classes(n_classes)
+    if np.ndim(z) not in (1, 2):
+        raise ValueError(
+            f"z must be one example (1-D) or several (2-D), got {np.ndim(z)} dimension(s)."
+        )
     one = np.ndim(z) == 1
     Z = _check_X(np.atleast_2d(_as_float_array(z, "z")), "z")
     labels = _check_classes(np.atleast_1d(y), Z.shape[0], n_classes)
@@ -147,7 +167,9 @@ def kesler_flatten(W: ArrayLike) -> NDArray[np.float64]:
     """The weights ``W`` (one row per class) as one vector: the rows end to end.
 
     ``kesler_flatten(W) @ kesler_lift(z, c, n)[r]`` is ``W[c] . z - W[k] . z``
-    for the r-th other class ``k``.
+    for the r-th other class ``k``: exactly when the products and sums are exact
+    (integers, say), up to rounding otherwise, since the two are summed in
+    different orders.
 
     Examples
     --------
@@ -169,7 +191,38 @@ def kesler_radius(z: ArrayLike) -> float:
     7.0710678118654755
     """
     Z = _check_X(z, "z")
-    return float(np.sqrt(2.0 * np.max(np.sum(Z * Z, axis=1))))
+    Z_scaled, scale = _scaled(Z)
+    return float(np.sqrt(2.0) * np.linalg.norm(Z_scaled, axis=1).max() / scale)
+
+
+def _scaled(A: NDArray[np.float64]) -> tuple[NDArray[np.float64], float]:
+    """``A`` times a power of two that brings its largest entry into [0.5, 1), and the factor.
+
+    Margins and radii are computed on scaled arrays so that squares neither
+    overflow nor underflow for huge or tiny data (a margin does not depend on the
+    scale of ``W``); a power of two changes no digit of the entries.
+    """
+    largest = float(np.max(np.abs(A))) if A.size else 0.0
+    if largest == 0.0:
+        return A, 1.0
+    scale = float(np.ldexp(1.0, -int(np.frexp(largest)[1])))
+    return A * scale, scale
+
+
+def _scaled_margin(W: NDArray, Z: NDArray, labels: NDArray) -> float:
+    """The multiclass margin of ``W`` on ``Z`` scaled by :func:`_scaled` (in its units)."""
+    W, _ = _scaled(W)
+    Z, _ = _scaled(Z)
+    scores = Z @ W.T
+    rows = np.arange(Z.shape[0])
+    true = scores[rows, labels]
+    others = scores.copy()
+    others[rows, labels] = -np.inf
+    gaps = true - others.max(axis=1)
+    norm = float(np.linalg.norm(W))
+    if norm == 0.0 or np.any(gaps <= 0.0):
+        return -np.inf
+    return float(gaps.min() / norm)
 
 
 def multiclass_margin(W: ArrayLike, z: ArrayLike, y: ArrayLike) -> float:
@@ -179,7 +232,9 @@ def multiclass_margin(W: ArrayLike, z: ArrayLike, y: ArrayLike) -> float:
     the length of all the weights together (Frobenius norm): the margin of
     ``kesler_flatten(W)`` on the Kesler vectors, as a hyperplane through the
     origin. ``-inf`` if some example's class does not score strictly above every
-    other (or ``W`` is zero).
+    other (or ``W`` is zero). The scores are computed as matrix products (BLAS),
+    not in the training loop's order, so at a near-tie "strictly above" may be
+    decided differently from the loop's.
 
     Examples
     --------
@@ -193,15 +248,7 @@ def multiclass_margin(W: ArrayLike, z: ArrayLike, y: ArrayLike) -> float:
     Z = _check_X(z, "z")
     W = _check_W(W, Z.shape[1])
     labels = _check_classes(y, Z.shape[0], W.shape[0])
-    scores = Z @ W.T
-    true = scores[np.arange(Z.shape[0]), labels]
-    others = scores.copy()
-    others[np.arange(Z.shape[0]), labels] = -np.inf
-    gaps = true - others.max(axis=1)
-    norm = float(np.linalg.norm(W))
-    if norm == 0.0 or np.any(gaps <= 0.0):
-        return -np.inf
-    return float(gaps.min() / norm)
+    return _scaled_margin(W, Z, labels) / _scaled(Z)[1]
 
 
 def multiclass_mistake_bound(W: ArrayLike, z: ArrayLike, y: ArrayLike) -> float:
@@ -223,10 +270,14 @@ def multiclass_mistake_bound(W: ArrayLike, z: ArrayLike, y: ArrayLike) -> float:
     >>> round(multiclass_mistake_bound(W, [[1.0, -2.0], [1.0, 3.0]], [0, 1]), 9)  # 20 / 8
     2.5
     """
-    gamma = multiclass_margin(W, z, y)
+    Z = _check_X(z, "z")
+    W = _check_W(W, Z.shape[1])
+    gamma = _scaled_margin(W, Z, _check_classes(y, Z.shape[0], W.shape[0]))
     if gamma <= 0.0:
         raise ValueError(
             "W does not separate the classes: some example's class does not score "
             "strictly above every other, so it certifies no mistake bound."
         )
-    return (kesler_radius(z) / gamma) ** 2
+    # R and gamma both in the units of the scaled z: the scale cancels.
+    radius = np.sqrt(2.0) * np.linalg.norm(_scaled(Z)[0], axis=1).max()
+    return float((radius / gamma) ** 2)

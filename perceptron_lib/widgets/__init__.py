@@ -12,12 +12,14 @@ ipywidgets or matplotlib): ``from perceptron_lib.widgets import gate_explorer``.
 - :mod:`~perceptron_lib.widgets.kernels`: a kernel perceptron's regions (chapter 7);
 - :mod:`~perceptron_lib.widgets.convergence`: margin and radius against the
   mistake bound (chapter 5);
+- :mod:`~perceptron_lib.widgets.many_classes`: the multiclass perceptron's run,
+  step by step (chapter 9);
 - :mod:`~perceptron_lib.widgets.scale`: parameter mixing for a chosen number of
   shards (the appendix on scale; needs Dask);
 - :mod:`~perceptron_lib.widgets.panel`: the frame they share (controls above a
   figure and a text panel).
 
-The explorers of chapters 1-3, 6 and 7 are importable from here. Each one's
+The explorers of chapters 1-3, 6, 7 and 9 are importable from here. Each one's
 drawing is a plain function returning text and a figure, tested without a
 browser. The static book has no kernel: each chapter pairs an explorer with a
 static counterpart (:func:`perceptron_lib.figures.animation.animate_training`,
@@ -27,6 +29,7 @@ or small multiples drawn with :mod:`perceptron_lib.figures`).
 from .gates import gate_explorer
 from .geometry import geometry_explorer
 from .kernels import kernel_explorer
+from .many_classes import multiclass_step_explorer
 from .training import training_explorer
 from .voting import voting_explorer
 
@@ -34,6 +37,7 @@ __all__ = [
     "gate_explorer",
     "geometry_explorer",
     "kernel_explorer",
+    "multiclass_step_explorer",
     "training_explorer",
     "voting_explorer",
 ]

@@ -12,6 +12,7 @@ cases passed, or all or nothing.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import copy
 import hashlib
@@ -177,7 +178,9 @@ def _case_failure(call: Call, case, record: dict) -> str | None:
             if kind == "raises"
             else f"should return {describe(expected)}"
         )
-        return f"{text} raised {raised[0]} ({record.get('message', '')}) but {should}."
+        message = str(record.get("message", "")).strip()
+        said = f" ({message})" if message else ""
+        return f"{text} raised {raised[0]}{said} but {should}."
     got = decode(record.get("returned"))
     if kind == "raises":
         return f"{text} returned {describe(got)} but should raise {expected.__name__}."
@@ -269,8 +272,14 @@ def judge(
     *,
     partial_credit: bool = True,
     missing: str = "no result",
+    answered: bool = True,
 ) -> Verdict:
-    """Score one question from the sandbox's records (see the module's docstring)."""
+    """Score one question from the sandbox's records (see the module's docstring).
+
+    ``answered=False`` (the function is still the released stub, see
+    :func:`unanswered`): a question that scores nothing says "not answered"
+    instead of the ``NotImplementedError`` the stub raised on each case.
+    """
     by_case = {}
     for record in records:
         if isinstance(record.get("call"), int) and isinstance(record.get("case"), int):
@@ -318,6 +327,8 @@ def judge(
         )
     if total == 0:
         return Verdict(0.0, max_score, 0, 0, "the checker has no cases")
+    if not answered and passed == 0:
+        return Verdict(0.0, max_score, 0, total, NOT_ANSWERED)
     fraction = passed / total
     score = max_score * fraction if partial_credit else (max_score if passed == total else 0.0)
     score = math.floor(score * 100 + 1e-9) / 100
@@ -333,6 +344,102 @@ def judge(
     return Verdict(score, max_score, passed, total, " ".join(reason.split()))
 
 
+NOT_ANSWERED = "not answered (the answer is as the released notebook gave it)"
+
+
+def _definition(sources: list[str], function: str) -> ast.FunctionDef | None:
+    """The last top-level ``def function`` of the cells, as running them in order leaves it."""
+    found = None
+    for source in sources:
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name == function:
+                found = node
+    return found
+
+
+def unanswered(sources: list[str], function: str | None = None) -> bool:
+    """Is the answer still the released stub, that only raises ``NotImplementedError``?
+
+    ``sources`` are the answer cells, in order; ``function`` the function whose
+    body is the answer (a docstring before the ``raise`` is not an answer), or
+    ``None`` for a value question, whose answer cell is the answer (its imports
+    aside).
+
+    >>> stub = "def f(x):\\n    # YOUR CODE HERE\\n    raise NotImplementedError()"
+    >>> unanswered([stub], "f"), unanswered(["def f(x):\\n    return x"], "f")
+    (True, False)
+    >>> unanswered(["import numpy as np\\n# YOUR CODE HERE\\nraise NotImplementedError()"])
+    True
+    """
+    if function is None:  # the cell's imports are the released notebook's too
+        try:
+            body = [node for source in sources for node in ast.parse(source).body]
+        except SyntaxError:
+            return False
+        body = [node for node in body if not isinstance(node, ast.Import | ast.ImportFrom)]
+    else:
+        node = _definition(sources, function)
+        if node is None:
+            return False
+        body = node.body
+    if len(body) > 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    if len(body) != 1 or not isinstance(body[0], ast.Raise):
+        return False
+    raised = body[0].exc
+    if isinstance(raised, ast.Call):
+        raised = raised.func
+    return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
+
+
+def callees(sources: list[str], function: str, among) -> list[str]:
+    """The names in ``among`` that ``function`` calls by name, in the order it first calls them.
+
+    >>> callees(["def g(x):\\n    return f(x) + f(1) + len(x)"], "g", {"f", "h"})
+    ['f']
+    """
+    node = _definition(sources, function)
+    if node is None:
+        return []
+    called = []
+    for call in ast.walk(node):
+        if (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Name)
+            and call.func.id in among
+            and call.func.id != function
+            and call.func.id not in called
+        ):
+            called.append(call.func.id)
+    return called
+
+
+def callee_note(function: str, failed: dict[str, tuple[str, bool]]) -> str:
+    """Say that ``function`` calls answers of the notebook that lost points themselves.
+
+    ``failed`` maps each such callee to (its question's grade id, answered?).
+    One slip then costs points in two questions: the note names the first one
+    to fix. (The answer is still judged as it is, callee included: the grader
+    does not guess what it would score with a right callee.)
+
+    >>> callee_note("predict", {"activation": ("ex-ch1-activation", True)})[:59]
+    'predict calls activation, your answer to ex-ch1-activation,'
+    """
+    parts = [
+        f"{callee}, your answer to {grade_id}, which "
+        + ("lost points in its own checks" if answered else "is not answered")
+        for callee, (grade_id, answered) in failed.items()
+    ]
+    return (
+        f"{function} calls {' and '.join(parts)}: what fails there may be what failed "
+        "here too, so fix that answer first"
+    )
+
+
 _QUIET = threading.Lock()
 
 
@@ -346,6 +453,7 @@ def judge_values(
     *,
     missing: str = "no result",
     answer_error: str | None = None,
+    answered: bool = True,
 ) -> Verdict:
     """Score a value question: the chapter's checker run here on the values recorded.
 
@@ -353,7 +461,8 @@ def judge_values(
     the checker, imported here from the library, decides: full points if it
     accepts them, none with its message if it does not. ``answer_error`` is the
     error the answer cell raised, if any: then nothing is judged (the names may
-    still hold values an earlier cell of the chapter gave them).
+    still hold values an earlier cell of the chapter gave them), and an answer
+    cell still as released (``answered=False``) is "not answered".
     """
     written = [r for r in records if "values" in r or "too_large" in r]
     if not written:
@@ -368,6 +477,8 @@ def judge_values(
             "and otherwise by the notebook itself: not graded",
         )
     (record,) = written
+    if answer_error and not answered:
+        return Verdict(0.0, max_score, 0, 1, NOT_ANSWERED)
     if answer_error:  # its names may still hold the chapter's values: never judged
         names_text = ", ".join(names)
         return Verdict(

@@ -545,19 +545,56 @@ def run(work: Path, inner: list[str], limits: Limits) -> Run:
     )
 
 
+# Run in the sandbox by :func:`check`: the modules grading needs, found (not
+# imported: importing them would cost seconds of every grading run), or one line
+# naming those it cannot find and where this Python looked for them.
+FIND_MODULES = (
+    "import sys\n"
+    "from importlib.util import find_spec\n"
+    "missing = [m for m in ('perceptron_lib', 'nbclient', 'ipykernel') if find_spec(m) is None]\n"
+    "if missing:\n"
+    "    print('MISSING', ' '.join(missing), 'IN', ' '.join(p or '.' for p in sys.path))\n"
+    "    sys.exit(3)\n"
+    "print('sandbox ready')\n"
+)
+
+
+def missing_modules(log: str) -> str | None:
+    """The check's line naming the modules the sandbox cannot import, as a sentence.
+
+    >>> print(missing_modules("MISSING perceptron_lib IN /usr/lib/python3.11 /venv/lib"))
+    the sandbox cannot import perceptron_lib: its Python looked in /usr/lib/python3.11, /venv/lib
+    """
+    for line in log.splitlines():
+        if line.startswith("MISSING ") and " IN " in line:
+            modules, _, paths = line[len("MISSING ") :].partition(" IN ")
+            names, places = ", ".join(modules.split()), ", ".join(paths.split())
+            return f"the sandbox cannot import {names}: its Python looked in {places}"
+    return None
+
+
 def check(work: Path) -> None:
-    """Start the sandbox once; raise :class:`SandboxUnavailable` if it cannot."""
-    # Found, not imported: importing them would cost seconds of every grading run.
-    probe = [
-        sys.executable,
-        "-c",
-        "from importlib.util import find_spec as f; "
-        "assert f('perceptron_lib') and f('nbclient') and f('ipykernel'); print('sandbox ready')",
-    ]
+    """Start the sandbox once; raise :class:`SandboxUnavailable` if it cannot.
+
+    When the sandbox starts but cannot import the library (or nbclient,
+    ipykernel), the message names the module, where the sandbox's Python
+    looked, and where the library is bound in the sandbox.
+    """
+    probe = [sys.executable, "-c", FIND_MODULES]
     try:
         result = run(work, probe, Limits(wall_seconds=120))
     except OSError as error:
         raise SandboxUnavailable(f"bubblewrap could not start: {error}") from error
+    missing = missing_modules(result.log)
+    if missing is not None:
+        spec = importlib.util.find_spec("perceptron_lib")
+        outside = spec.origin if spec is not None else "nowhere"
+        raise SandboxUnavailable(
+            f"{missing}. The sandbox sees the library only at {LIBRARY} (bound read-only); "
+            f"outside it, this Python imports perceptron_lib from {outside}: install the "
+            "library from this folder (make .venv/.installed) so that both agree. "
+            "Nothing was graded"
+        )
     if result.returncode != 0 or "sandbox ready" not in result.log:
         raise SandboxUnavailable(
             "the bubblewrap sandbox could not start, so nothing was graded "

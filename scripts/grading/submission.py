@@ -216,6 +216,15 @@ def _answer_cells(notebook: nbformat.NotebookNode, before: int, function: str) -
     ]
 
 
+def _answer_sources(notebook: nbformat.NotebookNode, grade_id: str) -> list[str]:
+    """The source of the question's answer cell (``<grade_id>-answer``), as a list."""
+    return [
+        cell.source
+        for cell in notebook.cells
+        if cell.metadata.get("nbgrader", {}).get("grade_id") == f"{grade_id}-answer"
+    ][:1]
+
+
 def _answer_error(executed: nbformat.NotebookNode, grade_id: str) -> str | None:
     """The error the question's answer cell raised in the sandbox, if any (for a reason)."""
     for cell in executed.cells:
@@ -224,6 +233,26 @@ def _answer_error(executed: nbformat.NotebookNode, grade_id: str) -> str | None:
                 if output.get("output_type") == "error":
                     return str(output.get("ename", "an error"))[:100]
     return None
+
+
+def _name_failed_callees(verdicts: dict, tests: dict[str, Test], answers: dict) -> None:
+    """Add to a lost question's reason the answers of the notebook it calls that lost too."""
+    question_of = {tests[g].function: g for g in answers}
+    for grade_id, sources in answers.items():
+        verdict = verdicts[grade_id]
+        if verdict["score"] >= verdict["max_score"]:
+            continue
+        failed = {
+            callee: (
+                question_of[callee],
+                verdicts[question_of[callee]]["reason"] != judge.NOT_ANSWERED,
+            )
+            for callee in judge.callees(sources, tests[grade_id].function, question_of)
+            if verdicts[question_of[callee]]["score"] < verdicts[question_of[callee]]["max_score"]
+        }
+        if failed:
+            note = judge.callee_note(tests[grade_id].function, failed)
+            verdict["reason"] = "; ".join(r for r in (verdict["reason"], note) if r)
 
 
 def grade_notebook(
@@ -285,6 +314,7 @@ def grade_notebook(
         if not tests[grade_id].names
     ]
     cells = [c.source if c.cell_type == "code" else "" for c in submitted.cells]
+    answers = {q.grade_id: [cells[i] for i in q.cells] for q in questions}
     outcomes = evaluation.evaluate(cells, questions, limits, CELL_TIMEOUT) if questions else {}
     for question in questions:
         outcome = outcomes[question.grade_id]
@@ -314,6 +344,7 @@ def grade_notebook(
                 test.points,
                 missing=reason,
                 answer_error=_answer_error(executed, grade_id),
+                answered=not judge.unanswered(_answer_sources(submitted, grade_id)),
             )
             verdicts[grade_id] = {"index": index, **asdict(verdict)}
             continue
@@ -324,8 +355,10 @@ def grade_notebook(
             tests[grade_id].points,
             partial_credit=partial_credit,
             missing=reason if _died_at(index, status) else (outcome.missing or reason),
+            answered=not judge.unanswered(answers[grade_id], tests[grade_id].function),
         )
         verdicts[grade_id] = {"index": index, **asdict(verdict)}
+    _name_failed_callees(verdicts, tests, answers)
     out = course / "sandbox" / student / assignment
     out.mkdir(parents=True, exist_ok=True)
     nbformat.write(executed, out / name)
