@@ -28,7 +28,7 @@ CLEAN_BUILD = test ! -d $(BUILD) || find $(BUILD) -mindepth 1 -maxdepth 1 ! -nam
 PDF    := $(BUILD)/pdf/perceptron-course.pdf
 
 .PHONY: help book serve test lint unit unit-library unit-grading notebooks notebooks-portable build-check site binder chromium node lab execute student bench clean clean-all lock
-.PHONY: assignments grade pdf pdf-check texlive bubblewrap
+.PHONY: assignments grade export pdf pdf-check texlive bubblewrap
 
 help:
 	@echo "make book   build the HTML book into $(BUILD)/html (formulas rendered by MathJax in Node)"
@@ -41,7 +41,10 @@ help:
 	@echo "make execute  restart and run all, in place, every notebook (or NB=book/...ipynb)"
 	@echo "make student  students' copies of the chapters, solutions removed, in $(BUILD)/student"
 	@echo "make assignments  nbgrader assignments ch01, ch02, ... from the chapters, in $(COURSE)"
-	@echo "make grade SUBMITTED=DIR  autograde DIR/<student>/chNN/*.ipynb: $(COURSE)/grades.csv"
+	@echo "            (CHAPTERS=3, or CHAPTERS=\"3 5\": only those chapters)"
+	@echo "make grade SUBMITTED=DIR  autograde DIR/<student>/chNN/*.ipynb:"
+	@echo "            $(COURSE)/grades-by-question.csv, feedback pages, a summary"
+	@echo "make export  the grades for an LMS: $(COURSE)/export/ (by student; Canvas; Moodle)"
 	@echo "make pdf    the whole book as one PDF, $(PDF)"
 	@echo "make bench  time perceptron_lib against scikit-learn, and grading a class"
 	@echo "make lock   regenerate requirements.txt (every package pinned) from requirements.in"
@@ -187,7 +190,8 @@ texlive:
 # nbgrader assignments made from the chapters (never edited by hand): each
 # chapter becomes $(COURSE)/source/chNN and, for the students, release/chNN.
 assignments: $(STAMP)
-	$(BIN)/python scripts/grading/nbgrader_course.py $(COURSE) $(NOTEBOOKS)
+	$(BIN)/python scripts/grading/nbgrader_course.py $(if $(CHAPTERS),--chapters "$(CHAPTERS)") \
+		$(COURSE) $(NOTEBOOKS)
 	@echo "Hand out $(COURSE)/release/chNN/ to the students."
 
 # Autograde a class: SUBMITTED=DIR with DIR/<student>/chNN/<notebook>.ipynb.
@@ -199,6 +203,11 @@ grade: $(STAMP) bubblewrap
 	@test -f $(COURSE)/gradebook.db || $(MAKE) assignments
 	$(BIN)/python scripts/grading/grades.py $(if $(filter all-or-nothing,$(CREDIT)),--all-or-nothing) \
 		$(COURSE) $(SUBMITTED)
+
+# The grades as an LMS imports them (after make grade, and after grading written
+# answers in the formgrader): see scripts/grading/export.py.
+export: $(STAMP)
+	$(BIN)/python scripts/grading/export.py $(COURSE)
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab book/

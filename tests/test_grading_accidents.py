@@ -45,7 +45,7 @@ def _read(course: Path) -> dict[tuple[str, str], dict[str, str]]:
 
 
 def _rows(course: Path, student: str | None = None) -> list[dict[str, str]]:
-    with open(course / "grades.csv", newline="", encoding="utf-8") as file:
+    with open(course / grades.GRADES_FILE, newline="", encoding="utf-8") as file:
         return [r for r in csv.DictReader(file) if student in (None, r["student"])]
 
 

@@ -156,7 +156,7 @@ def graded(tmp_path_factory):
     grades.main(str(course), str(out))
     seconds = time.perf_counter() - start
     print(f"graded {len(answers)} notebooks in {seconds:.1f} s")
-    with open(course / "grades.csv", newline="", encoding="utf-8") as file:
+    with open(course / grades.GRADES_FILE, newline="", encoding="utf-8") as file:
         table = {(r["student"], r["question"]): r for r in csv.DictReader(file)}
     return course, table
 

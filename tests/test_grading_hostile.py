@@ -170,7 +170,7 @@ def graded(tmp_path_factory):
     start = time.perf_counter()
     grades.main(str(course), str(root / "class"))
     seconds = time.perf_counter() - start
-    with open(course / "grades.csv", newline="", encoding="utf-8") as file:
+    with open(course / grades.GRADES_FILE, newline="", encoding="utf-8") as file:
         table = {(r["student"], r["question"]): r for r in csv.DictReader(file)}
     return course, root, table, protected, config, seconds
 

@@ -34,7 +34,7 @@ BAD = ["raises", "endless", "chatty", "no-test", "edited-test", "not-json"]
 
 
 def read_grades(course: Path) -> dict[tuple[str, str, str], dict[str, str]]:
-    with open(course / "grades.csv", newline="") as file:
+    with open(course / grades.GRADES_FILE, newline="") as file:
         return {(r["student"], r["assignment"], r["question"]): r for r in csv.DictReader(file)}
 
 

@@ -1,4 +1,4 @@
-"""Grade a class's submissions with nbgrader: ``grades.csv`` and feedback pages.
+"""Grade a class's submissions with nbgrader: ``grades-by-question.csv`` and feedback pages.
 
 ``make grade SUBMITTED=DIR`` runs this script on nbgrader's layout,
 ``DIR/<student>/chNN/<notebook>.ipynb``, against the course folder that
@@ -18,12 +18,18 @@
 3. ``nbgrader autograde`` records the verdicts in the gradebook (it executes
    nothing: see ``nbgrader_config.py``), then ``nbgrader generate_feedback``
    writes ``feedback/<student>/chNN/<notebook>.html``;
-4. ``grades.csv`` gets one row per student and question:
+4. ``grades-by-question.csv`` gets one row per student and question:
    ``student, assignment, question, score, max_score, reason``. The reason
    says why a question lost its points (the smallest failing case, a time-out,
    a memory limit, a kernel that exited, too much output, a deleted test cell,
    a notebook that is not valid JSON) or that a written answer waits for the
-   instructor. The same reasons are listed at the top of the feedback page.
+   instructor. (Not ``grades.csv``: ``nbgrader export`` writes that name in the
+   course folder and would replace ours.) The same reasons are listed at the
+   top of the feedback page, in the student's words: a written answer not
+   graded yet says "not graded yet", never 0;
+5. a feedback page whose grades changed since it was written (a written answer
+   graded in the formgrader since) is written again by nbgrader, from the
+   gradebook: the page always shows the grades of the table.
 
 ``SUBMITTED`` may be the course's own ``submitted/`` (where ``nbgrader collect``
 puts what students handed in through a JupyterHub): submissions changed since
@@ -77,9 +83,17 @@ from grading import layout, nbgrader_course, progress, sandbox, submission  # no
 from grading.submission import CELL_TIMEOUT  # noqa: E402
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
+# Our table's name; nbgrader's own ``nbgrader export`` writes ``grades.csv``.
+GRADES_FILE = "grades-by-question.csv"
 COLUMNS = ["student", "assignment", "question", "score", "max_score", "reason"]
 STEPS = ("submitted", "autograded", "feedback")
 RECORDED = "recorded"  # in sandbox/<student>/<assignment>/: nbgrader finished with it
+# Beside it: the grades its feedback page shows (JSON, but not named *.json: the
+# sandbox run's report is the one .json file there besides found.json).
+SHOWN = "feedback-grades.txt"
+# A written answer without a grade: what the instructor reads, and what the student reads.
+PENDING = "written answer: grade it in nbgrader's formgrader"
+NOT_GRADED_YET = "not graded yet"
 
 
 @dataclass
@@ -121,7 +135,7 @@ def collect(course: Path, submitted: Path, stamp: str) -> dict[str, list[str]]:
 
     What was found where (a renamed notebook, a folder ``ch5/``) is noted in
     ``sandbox/<student>/<assignment>/found.json``; what matches nothing is in
-    ``sandbox/unmatched.json``: both become rows of ``grades.csv``.
+    ``sandbox/unmatched.json``: both become rows of the table (``GRADES_FILE``).
     """
     to_grade: dict[str, list[str]] = {}
     assignments = {
@@ -275,9 +289,10 @@ def grade_all(
     *,
     partial_credit: bool = True,
     workers: int | None = None,
-) -> None:
+) -> set[tuple[str, str]]:
     """Run every new submission in the sandbox (in parallel), then record it with nbgrader.
 
+    Returns the (student, assignment) pairs recorded, feedback included.
     Ctrl-C stops the sandboxes, removes their folders and raises
     ``KeyboardInterrupt``; what was not recorded is graded again by the next run.
     """
@@ -290,7 +305,7 @@ def grade_all(
                 if path.name in names and notebook_problem(path) is None:
                     jobs.append((student, assignment, path.name))
     if not jobs:
-        return
+        return set()
     sandbox.prepare()
     with tempfile.TemporaryDirectory(prefix="grading-check-") as tmp:
         try:
@@ -320,10 +335,13 @@ def grade_all(
     for student, assignment, _ in jobs:
         if student not in graded.setdefault(assignment, []):
             graded[assignment].append(student)
+    done = set()
     for assignment, students in sorted(graded.items()):
         print(f"nbgrader: recording {assignment}, {len(students)} students", flush=True)
         for student in _batch(course, assignment, students):
             (course / "sandbox" / student / assignment / RECORDED).write_text("")
+            done.add((student, assignment))
+    return done
 
 
 def _die_with_grader() -> None:  # in the child, before nbgrader starts
@@ -332,16 +350,24 @@ def _die_with_grader() -> None:  # in the child, before nbgrader starts
     libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
-def _batch(course: Path, assignment: str, students: list[str]) -> list[str]:
+def _batch(
+    course: Path, assignment: str, students: list[str], *, feedback_only: bool = False
+) -> list[str]:
     """nbgrader autograde and feedback for these students, in one process.
 
-    Returns the students whose grades and feedback were both recorded. See
+    Returns the students whose grades and feedback were both recorded (with
+    ``feedback_only``, whose feedback was written again). See
     ``grading/nbgrader_batch.py``.
     """
     bin_dir = str(Path(sys.executable).parent)
     env = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")}
     result = subprocess.run(
-        [sys.executable, str(SCRIPTS / "grading" / "nbgrader_batch.py"), assignment],
+        [
+            sys.executable,
+            str(SCRIPTS / "grading" / "nbgrader_batch.py"),
+            *(["--feedback-only"] if feedback_only else []),
+            assignment,
+        ],
         cwd=course,
         env=env,
         input="\n".join(students),
@@ -363,7 +389,8 @@ def _batch(course: Path, assignment: str, students: list[str]) -> list[str]:
     if result.returncode != 0:
         print(f"nbgrader {assignment}: {result.stderr[-2000:]}")
         return []
-    return [student for student, steps in done.items() if steps == 2]
+    steps_expected = 1 if feedback_only else 2
+    return [student for student, steps in done.items() if steps == steps_expected]
 
 
 def _grade_ids(notebook: nbformat.NotebookNode) -> dict[str, nbformat.NotebookNode]:
@@ -405,7 +432,7 @@ def reason_for(cell: nbformat.NotebookNode | None, submitted_cell, source_cell, 
         if submitted_cell.source != source_cell.source:
             notes.append("the locked test cell had been edited; the original test was run")
     if not notes and score is None:
-        notes.append("written answer: grade it in nbgrader's formgrader")
+        notes.append(PENDING)
     elif not notes and score == 0 and cell.metadata["nbgrader"].get("solution"):
         notes.append("no answer")
     return "; ".join(notes)
@@ -505,29 +532,144 @@ def write_broken_feedback(course: Path) -> None:
 NOTES_MARK = "<!-- grading notes -->"
 
 
-def add_notes_to_feedback(course: Path, table: list[Row]) -> None:
-    """List each question's reason at the top of the student's feedback page."""
-    by_page: dict[Path, list[Row]] = {}
+def _by_submission(table: list[Row]) -> dict[tuple[str, str], list[Row]]:
+    groups: dict[tuple[str, str], list[Row]] = {}
     for row in table:
-        if row.reason:
-            for page in (course / "feedback" / row.student / row.assignment).glob("*.html"):
-                by_page.setdefault(page, []).append(row)
-    for page, notes in by_page.items():
-        text = page.read_text(encoding="utf-8")
-        if NOTES_MARK in text or "<body" not in text:
-            continue
-        items = "".join(
-            f"<li><b>{html.escape(r.question)}</b> ({'' if r.score is None else f'{r.score:g}'}"
-            f"/{r.max_score:g}): {html.escape(r.reason)}</li>"
-            for r in notes
+        if row.assignment:  # (a row of a folder that matched nothing has none)
+            groups.setdefault((row.student, row.assignment), []).append(row)
+    return groups
+
+
+def _shown(rows_: list[Row]) -> list[list]:
+    return [[row.question, row.score] for row in rows_]
+
+
+def refresh_feedback(course: Path, table: list[Row], fresh: set[tuple[str, str]]) -> None:
+    """Write again each feedback page whose grades changed since it was written.
+
+    ``sandbox/<student>/<assignment>/feedback-grades.txt`` keeps the grades a
+    page shows; a written answer graded in the formgrader since (or a page of
+    an older grader, without that file) makes nbgrader write the page again,
+    from the gradebook. ``fresh`` were written by this run: their pages are
+    up to date.
+    """
+    stale: dict[str, list[str]] = {}
+    for (student, assignment), rows_ in sorted(_by_submission(table).items()):
+        shown = course / "sandbox" / student / assignment / SHOWN
+        if (student, assignment) in fresh:
+            shown.write_text(json.dumps(_shown(rows_)))
+        elif recorded(course, student, assignment) and (
+            not shown.exists() or json.loads(shown.read_text()) != _shown(rows_)
+        ):
+            stale.setdefault(assignment, []).append(student)
+    for assignment, students in sorted(stale.items()):
+        print(f"nbgrader: feedback of {assignment} again, {len(students)} students", flush=True)
+        for student in _batch(course, assignment, students, feedback_only=True):
+            rows_ = _by_submission(table)[student, assignment]
+            shown = course / "sandbox" / student / assignment / SHOWN
+            shown.write_text(json.dumps(_shown(rows_)))
+
+
+def for_the_student(reason: str) -> str:
+    """The reason as the student's page says it: no instruction meant for the instructor."""
+    return "; ".join(NOT_GRADED_YET if part == PENDING else part for part in reason.split("; "))
+
+
+def _mark_not_graded(text: str, questions: list[str]) -> str:
+    """nbgrader's page shows an ungraded answer as "Score: 0.0 / 2.0": say "not graded yet".
+
+    Its template writes the score after the question's anchor, in the table
+    of contents (``href="#id"``) and in the cell's heading (``name="id"``);
+    the notebook's total at the top counts those answers as 0, so it is
+    called a total so far.
+    """
+    for question in questions:
+        anchor = re.escape(html.escape(question))
+        for where in (f'href="#{anchor}"', f'name="{anchor}"'):
+            text = re.sub(
+                rf"({where}.*?)Score: [0-9.]+ / ([0-9.]+)",
+                rf"\1{NOT_GRADED_YET} (out of \2)",
+                text,
+                count=1,
+                flags=re.DOTALL,
+            )
+    if questions:
+        text = re.sub(
+            r"\(Score: ([0-9.]+ / [0-9.]+)\)</h4>",
+            rf"(Score so far: \1; {len(questions)} written answer(s) {NOT_GRADED_YET})</h4>",
+            text,
+            count=1,
         )
-        box = (
-            f"{NOTES_MARK}<div style='border:2px solid #c60;padding:0.5em 1em;margin:1em'>"
-            f"<h2>Grading notes</h2><ul>{items}</ul></div>"
+    return text
+
+
+def add_notes_to_feedback(course: Path, table: list[Row]) -> None:
+    """List each question's reason at the top of the student's feedback page.
+
+    Written once per page (the page is marked): a page written again by
+    :func:`refresh_feedback` gets the notes of its new grades.
+    """
+    for (student, assignment), rows_ in _by_submission(table).items():
+        notes = [r for r in rows_ if r.reason]
+        pending = [r.question for r in rows_ if r.score is None]
+        for page in (course / "feedback" / student / assignment).glob("*.html"):
+            text = page.read_text(encoding="utf-8")
+            if NOTES_MARK in text or "<body" not in text:
+                continue
+            items = "".join(
+                f"<li><b>{html.escape(r.question)}</b> "
+                f"({NOT_GRADED_YET if r.score is None else f'{r.score:g}'}"
+                f"/{r.max_score:g}): {html.escape(for_the_student(r.reason))}</li>"
+                for r in notes
+            )
+            box = (
+                f"<div style='border:2px solid #c60;padding:0.5em 1em;margin:1em'>"
+                f"<h2>Grading notes</h2><ul>{items}</ul></div>"
+                if notes
+                else ""
+            )
+            text = _mark_not_graded(text, pending)
+            body = re.search(r"<body[^>]*>", text)
+            text = text[: body.end()] + NOTES_MARK + box + text[body.end() :]
+            page.write_text(text, encoding="utf-8")
+
+
+SUMMARY_FILE = "summary.txt"
+
+
+def summary(table: list[Row]) -> str:
+    """A small table of the class: each question's mean and zeros, each student's total.
+
+    The mean is over the students graded on the question; a written answer
+    not graded yet is counted apart, not as 0.
+    """
+    groups = _by_submission(table)
+    questions: dict[tuple[str, str], list[Row]] = {}
+    for (_, assignment), rows_ in sorted(groups.items()):
+        for row in rows_:
+            questions.setdefault((assignment, row.question), []).append(row)
+    width = max([len(f"{a} {q}") for a, q in questions] + [len("question")])
+    lines = [
+        f"{'question':<{width}}  {'mean':>6}  {'out of':>6}  {'zeros':>5}  {'not graded':>10}"
+    ]
+    for (assignment, question), rows_ in questions.items():
+        scores = [row.score for row in rows_ if row.score is not None]
+        mean = f"{sum(scores) / len(scores):.2f}" if scores else "-"
+        lines.append(
+            f"{f'{assignment} {question}':<{width}}  {mean:>6}  {rows_[0].max_score:>6g}  "
+            f"{sum(score == 0 for score in scores):>5}  {len(rows_) - len(scores):>10}"
         )
-        body = re.search(r"<body[^>]*>", text)
-        text = text[: body.end()] + box + text[body.end() :]
-        page.write_text(text, encoding="utf-8")
+    students = sorted({student for student, _ in groups})
+    width = max([len(student) for student in students] + [len("student")])
+    lines += ["", f"{'student':<{width}}  assignment  {'total':>6}  {'out of':>6}  not graded"]
+    for (student, assignment), rows_ in sorted(groups.items()):
+        total = sum(row.score or 0 for row in rows_)
+        pending = sum(row.score is None for row in rows_)
+        out_of = sum(row.max_score for row in rows_)
+        lines.append(
+            f"{student:<{width}}  {assignment:<10}  {total:>6.2f}  {out_of:>6g}  {pending:>10}"
+        )
+    return "\n".join(lines) + "\n"
 
 
 def main(course_dir: str, submitted_dir: str, *, partial_credit: bool = True) -> None:
@@ -545,7 +687,9 @@ def main(course_dir: str, submitted_dir: str, *, partial_credit: bool = True) ->
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
     try:
         with sandbox.run_folder():
-            grade_all(course, collect(course, submitted, stamp), partial_credit=partial_credit)
+            fresh = grade_all(
+                course, collect(course, submitted, stamp), partial_credit=partial_credit
+            )
     except KeyboardInterrupt:
         sys.stderr.write(
             "\nmake grade: interrupted (Ctrl-C). The sandboxes were stopped and their "
@@ -556,12 +700,17 @@ def main(course_dir: str, submitted_dir: str, *, partial_credit: bool = True) ->
         raise SystemExit(130) from None
     write_broken_feedback(course)
     table = rows(course)
+    refresh_feedback(course, table, fresh)
     add_notes_to_feedback(course, table)
-    with open(course / "grades.csv", "w", newline="") as file:
+    with open(course / GRADES_FILE, "w", newline="", encoding="utf-8") as file:
         writer = csv.writer(file)
         writer.writerow(COLUMNS)
         writer.writerows(row.as_csv() for row in table)
-    print(f"{course / 'grades.csv'}: {len(table)} rows; feedback in {course / 'feedback'}")
+    text = summary(table)
+    (course / SUMMARY_FILE).write_text(text, encoding="utf-8")
+    print(text)
+    print(f"{course / GRADES_FILE}: {len(table)} rows; feedback in {course / 'feedback'}")
+    print(f"This summary: {course / SUMMARY_FILE}. For an LMS: make export")
 
 
 if __name__ == "__main__":

@@ -1,12 +1,14 @@
 """Run ``nbgrader autograde`` then ``generate_feedback`` for several students, one process.
 
-Usage (in the course folder): ``python nbgrader_batch.py ASSIGNMENT`` with one
-student id per line on standard input, so that ids with spaces, commas or any
+Usage (in the course folder): ``python nbgrader_batch.py [--feedback-only] ASSIGNMENT``
+with one student id per line on standard input, so that ids with spaces, commas or any
 letters pass as they are (nbgrader's ``--student`` lists split on commas).
 Between the two steps, a locked test cell a student deleted is given 0 points
 (nbgrader would leave it ungraded). Prints one JSON line per student and step:
 ``{"action", "student", "success", "error"}``. One process for both steps and
 every student: nbgrader's start-up is paid once per assignment, not per step.
+``--feedback-only`` writes the feedback pages again from the gradebook, for
+students whose grades changed since (a written answer graded by hand).
 """
 
 from __future__ import annotations
@@ -57,20 +59,23 @@ def zero_deleted_tests(course: Path, gradebook, assignment: str, student: str) -
     gradebook.db.commit()
 
 
-def main(assignment: str) -> None:
+def main(assignment: str, *, feedback_only: bool = False) -> None:
     course = Path.cwd()
     config = PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config()
     config.CourseDirectory.root = str(course)
     api = NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
     students = [student for student in sys.stdin.read().split("\n") if student]
-    for student in students:
-        _report("autograde", student, api.autograde(assignment, student, force=True, create=True))
-    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+    if not feedback_only:
         for student in students:
-            zero_deleted_tests(course, gradebook, assignment, student)
+            result = api.autograde(assignment, student, force=True, create=True)
+            _report("autograde", student, result)
+        with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+            for student in students:
+                zero_deleted_tests(course, gradebook, assignment, student)
     for student in students:
         _report("feedback", student, api.generate_feedback(assignment, student, force=True))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    arguments = [a for a in sys.argv[1:] if a != "--feedback-only"]
+    main(*arguments, feedback_only="--feedback-only" in sys.argv)

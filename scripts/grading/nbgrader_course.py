@@ -28,7 +28,11 @@ possibly in the middle of a Markdown cell, as in ``student_notebooks.py``):
 Everything else of the solution (its prose, its further demonstration cells,
 the checker's output) is dropped, so ``release/`` holds no solution at all.
 
-Usage: ``python scripts/grading/nbgrader_course.py COURSE_DIR NOTEBOOK...``
+``--chapters 3`` (or ``"3 5"``, ``3,5``) keeps only those chapters of the
+notebooks given (``make assignments CHAPTERS=3``): an instructor who assigns a
+chapter a week builds that one; the assignments built before are kept.
+
+Usage: ``python scripts/grading/nbgrader_course.py [--chapters N...] COURSE_DIR NOTEBOOK...``
 """
 
 from __future__ import annotations
@@ -61,6 +65,47 @@ SOLUTION_START = re.compile(
 )
 SOLUTION_END = re.compile(r"^```\{solution-end\}[ \t]*\n```[ \t]*$\n?", re.MULTILINE)
 CHAPTER_NUMBER = re.compile(r"^(\d+)_")
+# ```{exercise} One update                     (or four backticks)
+# :label: ex-ch3-update
+EXERCISE = re.compile(
+    r"^`{3,}\{exercise\}[ \t]*(?P<title>[^\n]*)\n(?::[^\n]*\n)*?:label:[ \t]*(?P<label>\S+)",
+    re.MULTILINE,
+)
+
+
+# A question of an exercise's text that no answer cell grades is followed, in the
+# chapter, by this line (invisible in the book): the questions table names it.
+NOT_GRADED_MARK = "<!-- not graded -->"
+
+
+def ungraded_questions(notebook: nbformat.NotebookNode) -> dict[str, list[str]]:
+    """{label: the questions of its text marked "not graded"}, each a sentence.
+
+    The question is the sentence that ends just before the mark (after the
+    last ".", ":" or "?" before it), on one line.
+    """
+    found: dict[str, list[str]] = {}
+    for cell in notebook.cells:
+        if cell.cell_type != "markdown" or NOT_GRADED_MARK not in cell.source:
+            continue
+        starts = list(EXERCISE.finditer(cell.source))
+        for number, start in enumerate(starts):
+            end = starts[number + 1].start() if number + 1 < len(starts) else len(cell.source)
+            text = cell.source[start.end() : end]
+            for before in text.split(NOT_GRADED_MARK)[:-1]:
+                sentence = re.split(r"(?<=[.:?])\s+", before.strip())[-1]
+                found.setdefault(start.group("label"), []).append(" ".join(sentence.split()))
+    return found
+
+
+def exercise_titles(notebook: nbformat.NotebookNode) -> dict[str, str]:
+    """{label: title} of the chapter's exercises, for the questions table."""
+    return {
+        match.group("label"): match.group("title").strip()
+        for cell in notebook.cells
+        if cell.cell_type == "markdown"
+        for match in EXERCISE.finditer(cell.source)
+    }
 
 
 def assignment_name(notebook: Path) -> str:
@@ -350,8 +395,19 @@ def exercise_cells(solution: Solution) -> list[nbformat.NotebookNode]:
     return cells
 
 
-def header_cell(file_name: str, cells: list) -> nbformat.NotebookNode:
-    """The released notebook's first cell: points per question, what to hand in."""
+def header_cell(
+    file_name: str,
+    cells: list,
+    titles: dict[str, str] | None = None,
+    ungraded: dict[str, list[str]] | None = None,
+) -> nbformat.NotebookNode:
+    """The released notebook's first cell: points per question, what to hand in.
+
+    A question is shown by its exercise's title (``titles``, by label), its
+    label after it: the grader's reasons name the label. A question of the
+    exercise's text that no cell grades (``ungraded``) is said to be not graded.
+    """
+    titles, ungraded = titles or {}, ungraded or {}
     graded = [c.metadata["nbgrader"] for c in cells if c.metadata.get("nbgrader", {}).get("grade")]
     lines = [
         f"**Assignment.** Hand in this notebook as `{file_name}`, in a folder named "
@@ -364,7 +420,11 @@ def header_cell(file_name: str, cells: list) -> nbformat.NotebookNode:
     ]
     for meta in graded:
         how = "by the instructor" if meta.get("solution") else "automatically"
-        lines.append(f"| `{meta['grade_id']}` | {meta['points']:g} | {how} |")
+        title = titles.get(meta["grade_id"])
+        name = f"{title} (`{meta['grade_id']}`)" if title else f"`{meta['grade_id']}`"
+        for question in ungraded.get(meta["grade_id"], []):
+            how += f'; its question "{question}" is not graded'
+        lines.append(f"| {name} | {meta['points']:g} | {how} |")
     total = sum(meta["points"] for meta in graded)
     lines += [
         "",
@@ -385,7 +445,8 @@ def assignment_notebook(chapter: nbformat.NotebookNode, file_name: str) -> nbfor
             cells.extend(exercise_cells(item))
         else:
             cells.append(item)
-    notebook.cells = [header_cell(file_name, cells), *cells]
+    header = header_cell(file_name, cells, exercise_titles(chapter), ungraded_questions(chapter))
+    notebook.cells = [header, *cells]
     for cell in notebook.cells:
         cell.pop("id", None)  # new ids below: nbgrader wants them unique
     notebook.nbformat, notebook.nbformat_minor = 4, 5
@@ -395,7 +456,7 @@ def assignment_notebook(chapter: nbformat.NotebookNode, file_name: str) -> nbfor
 
 
 def write_config(course: Path) -> None:
-    """The course's ``nbgrader_config.py``: keep the chapter's figures, cap outputs.
+    """The course's ``nbgrader_config.py``: keep the chapter's figures, cap outputs, typeset maths.
 
     nbgrader runs in the course folder, its root by default, so the folder can move.
     """
@@ -406,8 +467,9 @@ import sys
 
 sys.path.insert(0, {str(SCRIPTS)!r})
 
+from grading.feedback import FrontMatterMacros  # noqa: E402
 from grading.fill import KeepFirstCopy, SandboxResults  # noqa: E402
-from nbconvert.preprocessors import ClearMetadataPreprocessor  # noqa: E402
+from nbconvert import preprocessors as nbconvert  # noqa: E402
 from nbgrader import preprocessors as p  # noqa: E402
 from grading.nbgrader_output_cap import OutputCap  # noqa: E402
 
@@ -427,8 +489,12 @@ c.Autograde.sanitize_preprocessors = [
 # and judged its answers outside it; SandboxResults brings in the outputs and verdicts.
 # A graded cell that prints more than OutputCap's limit scores 0, with the reason.
 c.Autograde.autograde_preprocessors = [
-    SandboxResults, p.IgnorePattern, ClearMetadataPreprocessor, OutputCap, p.LimitOutput,
+    SandboxResults, p.IgnorePattern, nbconvert.ClearMetadataPreprocessor, OutputCap, p.LimitOutput,
     p.SaveAutoGrades, p.AssignLatePenalties, p.CheckCellMetadata,
+]
+# The feedback page: the chapter's front matter becomes MathJax macros (grading/feedback.py).
+c.GenerateFeedback.preprocessors = [
+    p.GetGrades, FrontMatterMacros, nbconvert.CSSHTMLHeaderPreprocessor,
 ]
 '''
     )
@@ -449,7 +515,26 @@ def nbgrader(*arguments: str, course: Path) -> subprocess.CompletedProcess:
     )
 
 
-def main(course_dir: str, *notebooks: str) -> None:
+def chosen(notebooks: list[str], chapters: str) -> list[str]:
+    """The notebooks of the chapters numbered in ``chapters`` ("3", "3 5", "3,5")."""
+    numbers = {}
+    for word in chapters.replace(",", " ").split():
+        if not word.isdigit():
+            raise ValueError(f"CHAPTERS={chapters!r}: give chapter numbers, such as CHAPTERS=3")
+        numbers[int(word)] = word
+    found = {int(assignment_name(Path(path))[2:]): path for path in notebooks}
+    missing = sorted(set(numbers) - set(found))
+    if missing:
+        raise ValueError(
+            f"CHAPTERS={chapters!r}: no chapter {', '.join(map(str, missing))}; "
+            f"the chapters are {', '.join(map(str, sorted(found)))}"
+        )
+    return [path for number, path in sorted(found.items()) if number in numbers]
+
+
+def main(course_dir: str, *notebooks: str, chapters: str | None = None) -> None:
+    if chapters is not None and chapters.strip():
+        notebooks = tuple(chosen(list(notebooks), chapters))
     course = Path(course_dir)
     course.mkdir(parents=True, exist_ok=True)
     write_config(course)
@@ -463,6 +548,12 @@ def main(course_dir: str, *notebooks: str) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 3:
+    arguments, chapters = sys.argv[1:], None
+    if arguments[:1] == ["--chapters"]:
+        chapters, arguments = arguments[1] if len(arguments) > 1 else "", arguments[2:]
+    if len(arguments) < 2:
         sys.exit(__doc__)
-    main(sys.argv[1], *sys.argv[2:])
+    try:
+        main(arguments[0], *arguments[1:], chapters=chapters)
+    except ValueError as error:
+        sys.exit(f"make assignments: {error}")
