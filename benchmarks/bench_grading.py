@@ -117,7 +117,7 @@ def main(chapter: str = "05", students: str = "8") -> None:
                 shutil.copyfile(key, target)
             clock.mark("start")
             grades.main(str(course), str(handed))
-            clock.mark("grades.csv and feedback notes")
+            clock.mark("the table of grades and feedback notes")
             stages = clock.stages()
             compiled = sum(
                 json.loads(p.read_text()).get("compiled_in_sandbox", 0)

@@ -29,7 +29,7 @@ NO_BIAS = "    return sum(wi * xi for wi, xi in zip(w, x))\n"  # activation with
 
 
 def _rows(course: Path) -> list[dict[str, str]]:
-    with open(course / "grades.csv", newline="", encoding="utf-8") as file:
+    with open(course / grades.GRADES_FILE, newline="", encoding="utf-8") as file:
         return list(csv.DictReader(file))
 
 
@@ -64,6 +64,10 @@ def test_canvas_and_moodle_downloads_are_graded_under_the_students_names(graded)
         r["question"]: float(r["score"] or 0) for r in rows if r["student"] == "smithbob"
     }
     assert by_question["ex-ch1-gates"] == 2  # the rest of the answer key is right
+    # Where the file came from is for the instructor: not on the student's page.
+    (page,) = (graded / "feedback" / "smithbob" / "ch01").glob("*.html")
+    text = page.read_text(encoding="utf-8")
+    assert "grading notes" in text.lower() and "Canvas download" not in text
 
 
 def test_a_blank_answer_reads_not_answered(graded):
@@ -90,7 +94,7 @@ def test_an_answer_that_calls_a_failed_answer_names_it(graded):
 
 
 def test_a_folder_of_no_known_layout_stops_make_grade_with_a_message(graded, tmp_path):
-    before = (graded / "grades.csv").read_bytes()
+    before = (graded / grades.GRADES_FILE).read_bytes()
     unknown = tmp_path / "unknown"
     unknown.mkdir()
     (unknown / "01_neuron_model.ipynb").write_text("{}")  # whose?
@@ -108,7 +112,7 @@ def test_a_folder_of_no_known_layout_stops_make_grade_with_a_message(graded, tmp
         assert "Canvas bulk download" in result.stderr and "Moodle download" in result.stderr
         assert found in result.stderr
         assert "Traceback" not in result.stderr and "rows" not in result.stdout
-    assert (graded / "grades.csv").read_bytes() == before
+    assert (graded / grades.GRADES_FILE).read_bytes() == before
 
 
 def test_moodle_flat_files_namesakes_and_online_text(tmp_path):

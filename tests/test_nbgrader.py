@@ -49,7 +49,7 @@ def course(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def first_run(course):
-    """grades.csv as the first run of ``make grade`` wrote it."""
+    """The table of grades as the first run of ``make grade`` wrote it."""
     return read_grades(course)
 
 

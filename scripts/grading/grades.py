@@ -94,6 +94,8 @@ SHOWN = "feedback-grades.txt"
 # A written answer without a grade: what the instructor reads, and what the student reads.
 PENDING = "written answer: grade it in nbgrader's formgrader"
 NOT_GRADED_YET = "not graded yet"
+# The note layout.py adds to every row of a Canvas or Moodle download: for the instructor.
+DOWNLOAD_NOTE = re.compile(r"(Canvas|Moodle) download: ")
 
 
 @dataclass
@@ -571,8 +573,13 @@ def refresh_feedback(course: Path, table: list[Row], fresh: set[tuple[str, str]]
 
 
 def for_the_student(reason: str) -> str:
-    """The reason as the student's page says it: no instruction meant for the instructor."""
-    return "; ".join(NOT_GRADED_YET if part == PENDING else part for part in reason.split("; "))
+    """The reason as the student's page says it: no note meant for the instructor.
+
+    A written answer waiting for a grade reads "not graded yet"; where a Canvas or
+    Moodle download's file came from (for putting the grades back) is left out.
+    """
+    parts = [NOT_GRADED_YET if part == PENDING else part for part in reason.split("; ")]
+    return "; ".join(part for part in parts if not DOWNLOAD_NOTE.match(part))
 
 
 def _mark_not_graded(text: str, questions: list[str]) -> str:
