@@ -98,3 +98,15 @@ def test_hygiene_check_accepts_a_clean_notebook(tmp_path):
     path = tmp_path / "good.ipynb"
     path.write_text(json.dumps(_notebook([_code(1), _code(2)])))
     assert notebook_problems(path) == []
+
+
+@pytest.mark.parametrize("path", toc_notebooks(), ids=lambda p: p.name)
+def test_a_chapter_defines_its_macros_once(path):
+    # A second front-matter cell renders as text in JupyterLab (its \vw shown raw).
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    front_matter = [
+        c.get("id")
+        for c in cells
+        if c["cell_type"] == "markdown" and "".join(c["source"]).startswith("---\nmath:")
+    ]
+    assert front_matter == ["course-math-macros"], (path.name, front_matter)
