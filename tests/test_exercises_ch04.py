@@ -154,6 +154,17 @@ def test_best_pass_with_a_patience_is_rejected_with_its_hint(patience):
     assert "patience" in message and "falls again later" in message
 
 
+@pytest.mark.parametrize("patience", [5, 10, 20])
+def test_best_pass_with_a_longer_patience_is_rejected_too(patience):
+    # The ten-pass case waits only four passes for its minimum; the long plateau
+    # catches the patience values people actually use.
+    with pytest.raises(ExerciseFailure) as failure:
+        ch04.check_best_pass(_with_patience(patience))
+    message = str(failure.value)
+    assert "returned 2" in message and "should return 28" in message
+    assert "patience" in message and "falls again later" in message
+
+
 def test_best_pass_stopping_at_the_first_strict_rise_is_named():
     def before_first_rise(validation_errors):
         errors = list(validation_errors)

@@ -245,7 +245,7 @@ def check_best_pass(best_pass: Callable[[ArrayLike], int]) -> None:
     --------
     >>> import numpy as np
     >>> check_best_pass(lambda errors: int(np.argmin(errors)) + 1)
-    All 7 checks passed for best_pass.
+    All 8 checks passed for best_pass.
     """
     cases = [
         ([0.2],),
@@ -258,6 +258,9 @@ def check_best_pass(best_pass: Callable[[ArrayLike], int]) -> None:
         # with a patience of up to four passes misses it.
         ([0.5, 0.25, 0.2, 0.3, 0.35, 0.3, 0.25, 0.1, 0.12, 0.15],),
         ([0.3, 0.2, 0.1, 0.1, 0.1, 0.2, 0.1, 0.3],),
+        # Twenty-five passes without improvement before the smallest error: a
+        # patience of 5, 10 or 20 passes, common settings, stops too early here.
+        ([0.5, 0.3] + [0.32] * 25 + [0.2],),
     ]
     check_function(best_pass, _reference_best_pass, cases, name="best_pass", hint=_best_pass_hint)
 
