@@ -113,11 +113,21 @@ def _check_exports(course: Path) -> None:
         canvas = {r["SIS Login ID"]: r for r in read_csv(course / "export" / "canvas.csv")}
         assert canvas[row["student"]]["ch03"] == export.number(total)
         assert canvas[row["student"]]["Student"] == row["student"]
-        moodle = {r["Username"]: r for r in read_csv(course / "export" / "moodle.csv")}
-        assert moodle[row["student"]]["ch03"] == export.number(total)
+        assert canvas[row["student"]]["ID"] == ""  # a plain folder: no Canvas user id
+        moodle = {r["Full name"]: r for r in read_csv(course / "export" / "moodle-ch03.csv")}
+        assert moodle[row["student"]]["Grade"] == export.number(total)
+        assert moodle[row["student"]]["Identifier"] == ""  # nor a Moodle participant
+    notes = (course / "export" / export.NOTES).read_text(encoding="utf-8")
+    (no_id,) = [line for line in notes.splitlines() if "no LMS id" in line]
+    assert all(student in no_id for student in students)
+    waiting = [s for s in students if any(table[s, q]["score"] == "" for q in questions)]
+    flagged = [line for line in notes.splitlines() if "count those answers as 0" in line]
+    assert bool(flagged) == bool(waiting)
+    for student in students:  # (no name is part of another here)
+        assert (student in "".join(flagged)) == (student in waiting), student
     with open(course / "export" / "canvas.csv", newline="", encoding="utf-8") as file:
         assert next(csv.reader(file)) == [*export.CANVAS_IDS, "ch03"]
-    for name in ("by-student.csv", "canvas.csv", "moodle.csv"):
+    for name in ("by-student.csv", "canvas.csv", "moodle-ch03.csv"):
         text = (course / "export" / name).read_text(encoding="utf-8")
         assert f'"{KEY}"' in text  # quoted
         assert not re.search(r"\d\.\d{3}", text)  # two decimals at most

@@ -19,7 +19,8 @@
    nothing: see ``nbgrader_config.py``), then ``nbgrader generate_feedback``
    writes ``feedback/<student>/chNN/<notebook>.html``;
 4. ``grades-by-question.csv`` gets one row per student and question:
-   ``student, assignment, question, score, max_score, reason``. The reason
+   ``student, assignment, question, score, max_score, reason, lms, lms_id``
+   (the last two: the LMS download's system and number, for ``make export``). The reason
    says why a question lost its points (the smallest failing case, a time-out,
    a memory limit, a kernel that exited, too much output, a deleted test cell,
    a notebook that is not valid JSON) or that a written answer waits for the
@@ -85,12 +86,17 @@ from grading.submission import CELL_TIMEOUT  # noqa: E402
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # Our table's name; nbgrader's own ``nbgrader export`` writes ``grades.csv``.
 GRADES_FILE = "grades-by-question.csv"
-COLUMNS = ["student", "assignment", "question", "score", "max_score", "reason"]
+# lms, lms_id: the LMS whose download named the submission and the number it gave
+# the student (Canvas's user id, Moodle's participant number); empty for a
+# student's folder. make export writes them where each LMS's import matches rows.
+COLUMNS = ["student", "assignment", "question", "score", "max_score", "reason", "lms", "lms_id"]
 STEPS = ("submitted", "autograded", "feedback")
 RECORDED = "recorded"  # in sandbox/<student>/<assignment>/: nbgrader finished with it
-# Beside it: the grades its feedback page shows (JSON, but not named *.json: the
+# Beside it: {"lms": ..., "lms_id": ...} of an LMS download (layout.HandedIn), and
+# the grades its feedback page shows (JSON, but not named *.json: the
 # sandbox run's report is the one .json file there besides found.json).
 SHOWN = "feedback-grades.txt"
+LMS_ID = "lms-id.txt"
 # A written answer without a grade: what the instructor reads, and what the student reads.
 PENDING = "written answer: grade it in nbgrader's formgrader"
 NOT_GRADED_YET = "not graded yet"
@@ -106,6 +112,8 @@ class Row:
     score: float | None
     max_score: float
     reason: str
+    lms: str = ""
+    lms_id: str = ""
 
     def as_csv(self) -> list[str]:
         score = "" if self.score is None else f"{self.score:g}"
@@ -116,6 +124,8 @@ class Row:
             score,
             f"{self.max_score:g}",
             self.reason,
+            self.lms,
+            self.lms_id,
         ]
 
 
@@ -161,6 +171,11 @@ def collect(course: Path, submitted: Path, stamp: str) -> dict[str, list[str]]:
                 if not path.is_symlink():  # (layout checked; it may have changed since)
                     shutil.copyfile(path, incoming / name)
             notes.write_text(json.dumps(item.notes, ensure_ascii=False))
+            lms = notes.parent / LMS_ID
+            if item.lms:
+                lms.write_text(json.dumps({"lms": item.lms, "lms_id": item.lms_id}))
+            else:
+                lms.unlink(missing_ok=True)
             target = course / "submitted" / student / assignment
             if target.exists() and not _differs(incoming, target):
                 graded = course / "autograded" / student / assignment
@@ -449,11 +464,14 @@ def rows(course: Path) -> list[Row]:
                 student = student_dir.parent.name
                 found = course / "sandbox" / student / assignment.name / "found.json"
                 notes = json.loads(found.read_text()) if found.exists() else []
+                lms = found.parent / LMS_ID
+                ids = json.loads(lms.read_text()) if lms.exists() else {}
                 for notebook in assignment.notebooks:
                     for row in _notebook_rows(
                         course, gradebook, assignment.name, notebook, student
                     ):
                         row.reason = "; ".join(x for x in [row.reason, *notes] if x)
+                        row.lms, row.lms_id = ids.get("lms", ""), ids.get("lms_id", "")
                         result.append(row)
     unmatched = course / "sandbox" / "unmatched.json"
     for student, problem in json.loads(unmatched.read_text()) if unmatched.exists() else []:
