@@ -2,13 +2,15 @@
 
 One chapter-3 course is made and graded once (module scope), for three
 students: the answer key handed in under a name with a comma, the released
-notebook untouched, and a slip in ``update``. The last test grades written
-answers by hand and runs ``make grade`` again, so it comes last.
+notebook untouched, and a slip in ``update``. One test grades written answers
+by hand and overrides an autograded score, then runs ``make grade`` again: the
+tests after it read the course as it left it.
 """
 
 from __future__ import annotations
 
 import csv
+import html
 import re
 import subprocess
 import sys
@@ -87,6 +89,14 @@ def test_an_ungraded_written_answer_reads_not_graded_yet(course):
         heading = re.search(rf'name="{question}".*?pull-right">\s*([^<]*)<', page, re.DOTALL)
         assert heading.group(1).strip().startswith(grades.NOT_GRADED_YET), question
     assert f"{len(written)} written answer(s) {grades.NOT_GRADED_YET}" in page
+    notes = page[page.index(grades.NOTES_MARK) : page.index("</ul>")]
+    assert f"{grades.NOT_GRADED_YET}/" not in notes
+    titles = grades.exercise_titles(course, "ch03")
+    for question in written:  # by its title, then "not graded yet (2 points)"
+        assert (
+            f"<b>{html.escape(titles[question])}</b> ({question}), "
+            f"{grades.NOT_GRADED_YET} (2 points): " in notes
+        ), question
     # A blank written answer is graded (0, "no answer"): it is not "not graded yet".
     assert grades.NOT_GRADED_YET not in feedback(course, "blank", "ch03")
 
@@ -142,12 +152,30 @@ def test_export_rows_match_the_table(course):
 def test_a_manual_grade_rewrites_the_feedback_and_the_export(course):
     written = written_questions(course, "ch03")
     untouched = feedback(course, "blank", "ch03")
+    before = by_question(course)[SLIP, UPDATE]
     with grades.Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
         notebook = gradebook.find_assignment("ch03").notebooks[0].name
         for question in written:
             gradebook.find_grade(question, notebook, "ch03", KEY).manual_score = 1.5
+        # The instructor overrides the autograder: the slip in update gets full marks.
+        gradebook.find_grade(UPDATE, notebook, "ch03", SLIP).manual_score = 2.0
         gradebook.db.commit()
     grades.main(str(course), str(course.parent / "class"))
+    overridden = by_question(course)[SLIP, UPDATE]
+    assert overridden["score"] == "2"
+    auto = before["score"]  # (both written with :g)
+    assert overridden["reason"] == (
+        f"score set by the instructor (the autograder gave {auto}); "
+        f"the autograder's note: {before['reason']}"
+    )
+    slip_page = feedback(course, SLIP, "ch03")
+    assert re.search(
+        rf'href="#{UPDATE}">[^<]*</a> \(Score: 2.0 / 2.0, set by the instructor\)', slip_page
+    )
+    heading = re.search(rf'name="{UPDATE}".*?pull-right">\s*([^<]*)<', slip_page, re.DOTALL)
+    assert heading.group(1).strip() == "Score: 2.0 / 2.0, set by the instructor"
+    notes = slip_page[slip_page.index(grades.NOTES_MARK) : slip_page.index("</ul>")]
+    assert f"({UPDATE}), 2/2: score set by the instructor (the autograder gave {auto})" in notes
     table = by_question(course)
     page = feedback(course, KEY, "ch03")
     assert grades.NOT_GRADED_YET not in page
@@ -188,6 +216,8 @@ def test_summary_gives_each_question_and_each_student(course):
         assert float(out_of) == float(marks[0]["max_score"])
         assert int(zeros) == sum(score == 0 for score in scores)
         assert int(pending) == len(marks) - len(scores)
+    assert grades.SUMMARY_MEANS in lines and grades.SUMMARY_TOTALS in lines
+    assert "over the answers graded" in grades.SUMMARY_MEANS
     for student in students:
         mine = [r for (s, _), r in table.items() if s == student]
         (line,) = [line for line in lines if line.startswith(f"{student} ") and " ch03 " in line]
@@ -243,3 +273,22 @@ def test_feedback_typesets_the_chapters_macros_without_front_matter(course):
     assert r"\newcommand{\vw}{\mathbf{w}}" in page  # ...its macros defined for MathJax
     assert r"\newcommand{\norm}[1]{\lVert #1 \rVert}" in page
     assert page.index(r"\newcommand{\vw}") < page.index(r"\vw \cdot")  # before first use
+
+
+def test_using_md_gives_the_chapters_signatures_and_the_course_folder():
+    """The instructors' page names each function as its chapter defines it."""
+    text = (ROOT / "book" / "using.md").read_text(encoding="utf-8")
+    checked = 0
+    for row in re.findall(r"^\| (\d)\. [^|]*\| ([^|]*)\|", text, re.MULTILINE):
+        (chapter,) = sorted((ROOT / "book").glob(f"0{row[0]}_*.ipynb"))
+        source = chapter.read_text(encoding="utf-8")
+        for name, arguments in re.findall(r"`(\w+)\(([^)`]*)\)`", row[1]):
+            defined = re.search(rf"def {name}\(([^)]*)\)", source)
+            if defined is not None:
+                assert arguments == defined.group(1), (chapter.name, name)
+                checked += 1
+    assert checked >= 10
+    formgrader = text[text.index("*Formgrader*") - 700 : text.index("*Formgrader*")]
+    assert "COURSE=" in formgrader  # the formgrader for a course folder of one's own
+    binder = text[text.index("**Binder**") : text.index("**A JupyterHub**")]
+    assert "Canvas" in binder and "Moodle" in binder

@@ -69,6 +69,9 @@ def test_canvas_and_moodle_downloads_are_graded_under_the_students_names(graded)
     assert all("graded as 01_neuron_model.ipynb" in reason for reason in canvas)
     assert all(f"the folder {MOODLE_FOLDER} was graded" in reason for reason in moodle)
     assert all("(Moodle participant 48213)" in reason for reason in moodle)
+    # A checker's sentence, then notes: "smallest; the notebook ...", not "smallest.; ".
+    assert any("smallest; " in reason for reason in canvas)
+    assert not any(".; " in reason for reason in canvas + moodle)
     by_question = {
         r["question"]: float(r["score"] or 0) for r in rows if r["student"] == "smithbob"
     }

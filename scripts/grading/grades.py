@@ -100,6 +100,8 @@ LMS_ID = "lms-id.txt"
 # A written answer without a grade: what the instructor reads, and what the student reads.
 PENDING = "written answer: grade it in nbgrader's formgrader"
 NOT_GRADED_YET = "not graded yet"
+# An autograded score the instructor changed in the formgrader (a manual score).
+OVERRIDDEN = "score set by the instructor"
 # The note layout.py adds to every row of a Canvas or Moodle download: for the instructor.
 DOWNLOAD_NOTE = re.compile(r"(Canvas|Moodle) download: ")
 
@@ -410,6 +412,15 @@ def _batch(
     return [student for student, steps in done.items() if steps == steps_expected]
 
 
+def overridden(grade) -> bool:
+    """Did the instructor give an autograded question another score in the formgrader?"""
+    return (
+        grade.manual_score is not None
+        and grade.auto_score is not None
+        and grade.manual_score != grade.auto_score
+    )
+
+
 def _grade_ids(notebook: nbformat.NotebookNode) -> dict[str, nbformat.NotebookNode]:
     return {
         cell.metadata["nbgrader"]["grade_id"]: cell
@@ -452,7 +463,20 @@ def reason_for(cell: nbformat.NotebookNode | None, submitted_cell, source_cell, 
         notes.append(PENDING)
     elif not notes and score == 0 and cell.metadata["nbgrader"].get("solution"):
         notes.append("no answer")
-    return "; ".join(notes)
+    return join_reasons(notes)
+
+
+def join_reasons(parts) -> str:
+    """Reasons on one line, ``"; "`` between them, no full stop just before one.
+
+    The judge's reason ends a sentence ("... this is the smallest."); a note
+    after it would read ".; ".
+
+    >>> join_reasons(["3 checks failed; this is the smallest.", "", "found in ch3/"])
+    '3 checks failed; this is the smallest; found in ch3/'
+    """
+    text = "; ".join(part.strip() for part in parts if part and part.strip())
+    return re.sub(r"\.+; ", "; ", text)
 
 
 def rows(course: Path) -> list[Row]:
@@ -470,7 +494,7 @@ def rows(course: Path) -> list[Row]:
                     for row in _notebook_rows(
                         course, gradebook, assignment.name, notebook, student
                     ):
-                        row.reason = "; ".join(x for x in [row.reason, *notes] if x)
+                        row.reason = join_reasons([row.reason, *notes])
                         row.lms, row.lms_id = ids.get("lms", ""), ids.get("lms_id", "")
                         result.append(row)
     unmatched = course / "sandbox" / "unmatched.json"
@@ -526,7 +550,12 @@ def _notebook_rows(course, gradebook, assignment, notebook, student) -> list[Row
                 f"the cell {cell.name} appears {copies[cell.name]} times (copied and pasted?): "
                 f"{graded_how}; the copies were ignored"
             )
-            reason = "; ".join(x for x in (reason, copy) if x)
+            reason = join_reasons([reason, copy])
+        if overridden(grade):
+            # The formgrader's manual score replaces the autograder's: its reason
+            # (and the failure under the test cell) is kept, as its note, not the grade.
+            said = f"{OVERRIDDEN} (the autograder gave {grade.auto_score:g})"
+            reason = join_reasons([said, f"the autograder's note: {reason}" if reason else ""])
         result.append(Row(student, assignment, cell.name, score, cell.max_score, reason))
     return result
 
@@ -597,7 +626,7 @@ def for_the_student(reason: str) -> str:
     Moodle download's file came from (for putting the grades back) is left out.
     """
     parts = [NOT_GRADED_YET if part == PENDING else part for part in reason.split("; ")]
-    return "; ".join(part for part in parts if not DOWNLOAD_NOTE.match(part))
+    return join_reasons(part for part in parts if not DOWNLOAD_NOTE.match(part))
 
 
 def _mark_not_graded(text: str, questions: list[str]) -> str:
@@ -628,23 +657,62 @@ def _mark_not_graded(text: str, questions: list[str]) -> str:
     return text
 
 
+def _mark_overridden(text: str, questions: list[str]) -> str:
+    """Say beside the score that the instructor set it (the autograder's message stays below)."""
+    for question in questions:
+        anchor = re.escape(html.escape(question))
+        for where in (f'href="#{anchor}"', f'name="{anchor}"'):
+            text = re.sub(
+                rf"({where}.*?Score: [0-9.]+ / [0-9.]+)",
+                r"\1, set by the instructor",
+                text,
+                count=1,
+                flags=re.DOTALL,
+            )
+    return text
+
+
+def exercise_titles(course: Path, assignment: str) -> dict[str, str]:
+    """{question: its exercise's title} of an assignment, from its source notebooks."""
+    titles: dict[str, str] = {}
+    for path in sorted((course / "source" / assignment).glob("*.ipynb")):
+        titles.update(nbgrader_course.exercise_titles(nbformat.read(path, as_version=4)))
+    return titles
+
+
+def score_text(row: Row) -> str:
+    """A question's score as the grading notes say it: ``1.5/2``, or not graded yet.
+
+    >>> score_text(Row("ada", "ch03", "ex-ch3-negative", None, 2, ""))
+    'not graded yet (2 points)'
+    """
+    if row.score is None:
+        return f"{NOT_GRADED_YET} ({row.max_score:g} points)"
+    return f"{row.score:g}/{row.max_score:g}"
+
+
 def add_notes_to_feedback(course: Path, table: list[Row]) -> None:
     """List each question's reason at the top of the student's feedback page.
 
+    Each question is named by its exercise's title (its label after it).
     Written once per page (the page is marked): a page written again by
     :func:`refresh_feedback` gets the notes of its new grades.
     """
+    titles: dict[str, dict[str, str]] = {}
     for (student, assignment), rows_ in _by_submission(table).items():
         notes = [r for r in rows_ if r.reason]
         pending = [r.question for r in rows_ if r.score is None]
+        changed = [r.question for r in rows_ if r.reason.startswith(OVERRIDDEN)]
+        if assignment not in titles:
+            titles[assignment] = exercise_titles(course, assignment)
         for page in (course / "feedback" / student / assignment).glob("*.html"):
             text = page.read_text(encoding="utf-8")
             if NOTES_MARK in text or "<body" not in text:
                 continue
             items = "".join(
-                f"<li><b>{html.escape(r.question)}</b> "
-                f"({NOT_GRADED_YET if r.score is None else f'{r.score:g}'}"
-                f"/{r.max_score:g}): {html.escape(for_the_student(r.reason))}</li>"
+                f"<li><b>{html.escape(titles[assignment].get(r.question, r.question))}</b> "
+                f"({html.escape(r.question)}), {score_text(r)}: "
+                f"{html.escape(for_the_student(r.reason))}</li>"
                 for r in notes
             )
             box = (
@@ -653,13 +721,21 @@ def add_notes_to_feedback(course: Path, table: list[Row]) -> None:
                 if notes
                 else ""
             )
-            text = _mark_not_graded(text, pending)
+            text = _mark_overridden(_mark_not_graded(text, pending), changed)
             body = re.search(r"<body[^>]*>", text)
             text = text[: body.end()] + NOTES_MARK + box + text[body.end() :]
             page.write_text(text, encoding="utf-8")
 
 
 SUMMARY_FILE = "summary.txt"
+SUMMARY_MEANS = (
+    "(Each mean is over the answers graded: a written answer not graded yet is left out "
+    "of it, and counted under 'not graded'.)"
+)
+SUMMARY_TOTALS = (
+    "(A total is the points of the graded answers: an answer not graded yet adds nothing "
+    "until you grade it.)"
+)
 
 
 def summary(table: list[Row]) -> str:
@@ -684,6 +760,7 @@ def summary(table: list[Row]) -> str:
             f"{f'{assignment} {question}':<{width}}  {mean:>6}  {rows_[0].max_score:>6g}  "
             f"{sum(score == 0 for score in scores):>5}  {len(rows_) - len(scores):>10}"
         )
+    lines.append(SUMMARY_MEANS)
     students = sorted({student for student, _ in groups})
     width = max([len(student) for student in students] + [len("student")])
     lines += ["", f"{'student':<{width}}  assignment  {'total':>6}  {'out of':>6}  not graded"]
@@ -694,6 +771,7 @@ def summary(table: list[Row]) -> str:
         lines.append(
             f"{student:<{width}}  {assignment:<10}  {total:>6.2f}  {out_of:>6g}  {pending:>10}"
         )
+    lines.append(SUMMARY_TOTALS)
     return "\n".join(lines) + "\n"
 
 
