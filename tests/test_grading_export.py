@@ -14,6 +14,7 @@ import html
 import re
 import subprocess
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 
 import nbformat
@@ -23,6 +24,7 @@ from toc import ROOT
 
 sys.path.insert(0, str(ROOT / "scripts"))
 from grading import export, grades, nbgrader_course, sample_submissions  # noqa: E402
+from grading import feedback as feedback_module  # noqa: E402
 
 KEY = "smith, john"  # the answer key, under a name an unquoted CSV would split
 SLIP = "Zoë"
@@ -267,12 +269,61 @@ def test_questions_table_shows_the_exercises_titles(course):
     assert list(marked) == ["ex-ch3-rosenblatt"]
 
 
-def test_feedback_typesets_the_chapters_macros_without_front_matter(course):
+class PageText(HTMLParser):
+    """The text a reader sees: outside code, scripts, styles and typeset formulas."""
+
+    SKIPPED = {"script", "style", "pre", "code", "svg", "mjx-assistive-mml", "textarea"}
+
+    def __init__(self):
+        super().__init__()
+        self.depth, self.text, self.external = 0, [], []
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        url = attributes.get("src") if tag == "script" else None
+        if tag == "link" and "stylesheet" in (attributes.get("rel") or ""):
+            url = attributes.get("href")
+        if url and re.match(r"(https?:)?//", url):
+            self.external.append(url)
+        if tag in self.SKIPPED:
+            self.depth += 1
+
+    def handle_endtag(self, tag):
+        if tag in self.SKIPPED:
+            self.depth -= 1
+
+    def handle_data(self, data):
+        if self.depth == 0:
+            self.text.append(data)
+
+
+def test_feedback_reads_as_jupyterlab_shows_the_chapter_with_no_network(course):
     page = feedback(course, KEY, "ch03")
-    assert "math:" not in page  # the front matter is gone (it was a heading)...
-    assert r"\newcommand{\vw}{\mathbf{w}}" in page  # ...its macros defined for MathJax
-    assert r"\newcommand{\norm}[1]{\lVert #1 \rVert}" in page
-    assert page.index(r"\newcommand{\vw}") < page.index(r"\vw \cdot")  # before first use
+    assert "math:" not in page  # the front matter is gone (it was a heading)
+    reader = PageText()
+    reader.feed(page)
+    assert reader.external == []  # no script or stylesheet from elsewhere (MathJax's CDN)
+    assert 'id="MJX-SVG-styles"' in page and "<mjx-container" in page  # typeset here
+    text = " ".join(reader.text)
+    assert not re.search(r"\$[^$\s][^$]*\$|\\\(|\\\[", text)  # no TeX left as text
+    assert r"\vw" not in text and "Undefined control sequence" not in page  # macros known
+    # MyST directives are headed blocks, not code blocks; roles are their text.
+    assert "```{" not in page and 'class="language-{' not in page
+    assert "<strong>Definition (Online and error-driven learning)</strong>" in page
+    assert "<strong>Algorithm (Perceptron training)</strong>" in page
+    assert "{glue:text}" not in page and "{cite:" not in page and "{numref}" not in page
+    (chapter,) = sorted((ROOT / "book").glob("03_*.ipynb"))
+    glued = feedback_module.glued_values(nbformat.read(chapter, as_version=4))
+    assert f"needs {glued['ch3_notes_updates']} updates in" in text
+
+
+def test_feedback_without_node_says_so(tmp_path, monkeypatch):
+    page = tmp_path / "page.html"
+    page.write_text("<html><body>$x$</body></html>", encoding="utf-8")
+    monkeypatch.setattr(feedback_module.shutil, "which", lambda name: None)
+    assert feedback_module.typeset([page]) == feedback_module.NO_NODE
+    assert "make node" in feedback_module.NO_NODE
+    assert page.read_text(encoding="utf-8") == "<html><body>$x$</body></html>"
 
 
 def test_using_md_gives_the_chapters_signatures_and_the_course_folder():

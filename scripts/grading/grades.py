@@ -30,7 +30,8 @@
    graded yet says "not graded yet", never 0;
 5. a feedback page whose grades changed since it was written (a written answer
    graded in the formgrader since) is written again by nbgrader, from the
-   gradebook: the page always shows the grades of the table.
+   gradebook: the page always shows the grades of the table. Its maths is
+   typeset once, in Node, so that it shows offline (``grading/feedback.py``).
 
 ``SUBMITTED`` may be the course's own ``submitted/`` (where ``nbgrader collect``
 puts what students handed in through a JupyterHub): submissions changed since
@@ -80,7 +81,7 @@ from nbgrader.api import Gradebook, MissingEntry  # noqa: E402
 
 SCRIPTS = Path(__file__).resolve().parents[1]  # scripts/, where the grading package is
 sys.path.insert(0, str(SCRIPTS))
-from grading import layout, nbgrader_course, progress, sandbox, submission  # noqa: E402
+from grading import feedback, layout, nbgrader_course, progress, sandbox, submission  # noqa: E402
 from grading.submission import CELL_TIMEOUT  # noqa: E402
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -805,6 +806,10 @@ def main(course_dir: str, submitted_dir: str, *, partial_credit: bool = True) ->
     table = rows(course)
     refresh_feedback(course, table, fresh)
     add_notes_to_feedback(course, table)
+    # The maths typeset once, offline (grading/feedback.py); without Node, a note.
+    problem = feedback.typeset(sorted((course / "feedback").glob("*/*/*.html")))
+    if problem is not None:
+        print(f"make grade: {problem}")
     with open(course / GRADES_FILE, "w", newline="", encoding="utf-8") as file:
         writer = csv.writer(file)
         writer.writerow(COLUMNS)
