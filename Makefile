@@ -97,7 +97,8 @@ unit-library: $(STAMP)
 		--ignore=tests/test_jupyterlab.py --ignore=tests/test_pdf.py --ignore=tests/test_binder.py \
 		--ignore=tests/test_chapter_figures.py $(addprefix --ignore=,$(GRADING_TESTS))
 
-unit-grading: $(STAMP) bubblewrap
+# (Node: make grade typesets the feedback pages' maths with it, and the tests check them.)
+unit-grading: $(STAMP) bubblewrap $(NODE_STAMP)
 	$(BIN)/python -m pytest -q $(GRADING_TESTS)
 
 notebooks: $(STAMP)
@@ -198,7 +199,8 @@ assignments: $(STAMP)
 # Autograde a class: SUBMITTED=DIR with DIR/<student>/chNN/<notebook>.ipynb.
 # Each notebook runs in a bubblewrap sandbox; CREDIT=all-or-nothing gives a
 # coding question its points only when every check passes (default: partial credit).
-grade: $(STAMP) bubblewrap
+# The feedback pages' maths is typeset offline by MathJax in Node (make node).
+grade: $(STAMP) bubblewrap $(NODE_STAMP)
 	@test -n "$(SUBMITTED)" || { echo "usage: make grade SUBMITTED=DIR" \
 		"(DIR/<student>/chNN/<notebook>.ipynb)"; exit 2; }
 	@test -f $(COURSE)/gradebook.db || $(MAKE) assignments

@@ -2,16 +2,19 @@
 
 One chapter-3 course is made and graded once (module scope), for three
 students: the answer key handed in under a name with a comma, the released
-notebook untouched, and a slip in ``update``. The last test grades written
-answers by hand and runs ``make grade`` again, so it comes last.
+notebook untouched, and a slip in ``update``. One test grades written answers
+by hand and overrides an autograded score, then runs ``make grade`` again: the
+tests after it read the course as it left it.
 """
 
 from __future__ import annotations
 
 import csv
+import html
 import re
 import subprocess
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 
 import nbformat
@@ -21,6 +24,7 @@ from toc import ROOT
 
 sys.path.insert(0, str(ROOT / "scripts"))
 from grading import export, grades, nbgrader_course, sample_submissions  # noqa: E402
+from grading import feedback as feedback_module  # noqa: E402
 
 KEY = "smith, john"  # the answer key, under a name an unquoted CSV would split
 SLIP = "Zoë"
@@ -87,6 +91,14 @@ def test_an_ungraded_written_answer_reads_not_graded_yet(course):
         heading = re.search(rf'name="{question}".*?pull-right">\s*([^<]*)<', page, re.DOTALL)
         assert heading.group(1).strip().startswith(grades.NOT_GRADED_YET), question
     assert f"{len(written)} written answer(s) {grades.NOT_GRADED_YET}" in page
+    notes = page[page.index(grades.NOTES_MARK) : page.index("</ul>")]
+    assert f"{grades.NOT_GRADED_YET}/" not in notes
+    titles = grades.exercise_titles(course, "ch03")
+    for question in written:  # by its title, then "not graded yet (2 points)"
+        assert (
+            f"<b>{html.escape(titles[question])}</b> ({question}), "
+            f"{grades.NOT_GRADED_YET} (2 points): " in notes
+        ), question
     # A blank written answer is graded (0, "no answer"): it is not "not graded yet".
     assert grades.NOT_GRADED_YET not in feedback(course, "blank", "ch03")
 
@@ -113,11 +125,21 @@ def _check_exports(course: Path) -> None:
         canvas = {r["SIS Login ID"]: r for r in read_csv(course / "export" / "canvas.csv")}
         assert canvas[row["student"]]["ch03"] == export.number(total)
         assert canvas[row["student"]]["Student"] == row["student"]
-        moodle = {r["Username"]: r for r in read_csv(course / "export" / "moodle.csv")}
-        assert moodle[row["student"]]["ch03"] == export.number(total)
+        assert canvas[row["student"]]["ID"] == ""  # a plain folder: no Canvas user id
+        moodle = {r["Full name"]: r for r in read_csv(course / "export" / "moodle-ch03.csv")}
+        assert moodle[row["student"]]["Grade"] == export.number(total)
+        assert moodle[row["student"]]["Identifier"] == ""  # nor a Moodle participant
+    notes = (course / "export" / export.NOTES).read_text(encoding="utf-8")
+    (no_id,) = [line for line in notes.splitlines() if "no LMS id" in line]
+    assert all(student in no_id for student in students)
+    waiting = [s for s in students if any(table[s, q]["score"] == "" for q in questions)]
+    flagged = [line for line in notes.splitlines() if "count those answers as 0" in line]
+    assert bool(flagged) == bool(waiting)
+    for student in students:  # (no name is part of another here)
+        assert (student in "".join(flagged)) == (student in waiting), student
     with open(course / "export" / "canvas.csv", newline="", encoding="utf-8") as file:
         assert next(csv.reader(file)) == [*export.CANVAS_IDS, "ch03"]
-    for name in ("by-student.csv", "canvas.csv", "moodle.csv"):
+    for name in ("by-student.csv", "canvas.csv", "moodle-ch03.csv"):
         text = (course / "export" / name).read_text(encoding="utf-8")
         assert f'"{KEY}"' in text  # quoted
         assert not re.search(r"\d\.\d{3}", text)  # two decimals at most
@@ -132,12 +154,30 @@ def test_export_rows_match_the_table(course):
 def test_a_manual_grade_rewrites_the_feedback_and_the_export(course):
     written = written_questions(course, "ch03")
     untouched = feedback(course, "blank", "ch03")
+    before = by_question(course)[SLIP, UPDATE]
     with grades.Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
         notebook = gradebook.find_assignment("ch03").notebooks[0].name
         for question in written:
             gradebook.find_grade(question, notebook, "ch03", KEY).manual_score = 1.5
+        # The instructor overrides the autograder: the slip in update gets full marks.
+        gradebook.find_grade(UPDATE, notebook, "ch03", SLIP).manual_score = 2.0
         gradebook.db.commit()
     grades.main(str(course), str(course.parent / "class"))
+    overridden = by_question(course)[SLIP, UPDATE]
+    assert overridden["score"] == "2"
+    auto = before["score"]  # (both written with :g)
+    assert overridden["reason"] == (
+        f"score set by the instructor (the autograder gave {auto}); "
+        f"the autograder's note: {before['reason']}"
+    )
+    slip_page = feedback(course, SLIP, "ch03")
+    assert re.search(
+        rf'href="#{UPDATE}">[^<]*</a> \(Score: 2.0 / 2.0, set by the instructor\)', slip_page
+    )
+    heading = re.search(rf'name="{UPDATE}".*?pull-right">\s*([^<]*)<', slip_page, re.DOTALL)
+    assert heading.group(1).strip() == "Score: 2.0 / 2.0, set by the instructor"
+    notes = slip_page[slip_page.index(grades.NOTES_MARK) : slip_page.index("</ul>")]
+    assert f"({UPDATE}), 2/2: score set by the instructor (the autograder gave {auto})" in notes
     table = by_question(course)
     page = feedback(course, KEY, "ch03")
     assert grades.NOT_GRADED_YET not in page
@@ -178,6 +218,8 @@ def test_summary_gives_each_question_and_each_student(course):
         assert float(out_of) == float(marks[0]["max_score"])
         assert int(zeros) == sum(score == 0 for score in scores)
         assert int(pending) == len(marks) - len(scores)
+    assert grades.SUMMARY_MEANS in lines and grades.SUMMARY_TOTALS in lines
+    assert "over the answers graded" in grades.SUMMARY_MEANS
     for student in students:
         mine = [r for (s, _), r in table.items() if s == student]
         (line,) = [line for line in lines if line.startswith(f"{student} ") and " ch03 " in line]
@@ -227,9 +269,77 @@ def test_questions_table_shows_the_exercises_titles(course):
     assert list(marked) == ["ex-ch3-rosenblatt"]
 
 
-def test_feedback_typesets_the_chapters_macros_without_front_matter(course):
+class PageText(HTMLParser):
+    """The text a reader sees: outside code, scripts, styles and typeset formulas."""
+
+    SKIPPED = {"script", "style", "pre", "code", "svg", "mjx-assistive-mml", "textarea"}
+
+    def __init__(self):
+        super().__init__()
+        self.depth, self.text, self.external = 0, [], []
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        url = attributes.get("src") if tag == "script" else None
+        if tag == "link" and "stylesheet" in (attributes.get("rel") or ""):
+            url = attributes.get("href")
+        if url and re.match(r"(https?:)?//", url):
+            self.external.append(url)
+        if tag in self.SKIPPED:
+            self.depth += 1
+
+    def handle_endtag(self, tag):
+        if tag in self.SKIPPED:
+            self.depth -= 1
+
+    def handle_data(self, data):
+        if self.depth == 0:
+            self.text.append(data)
+
+
+def test_feedback_reads_as_jupyterlab_shows_the_chapter_with_no_network(course):
     page = feedback(course, KEY, "ch03")
-    assert "math:" not in page  # the front matter is gone (it was a heading)...
-    assert r"\newcommand{\vw}{\mathbf{w}}" in page  # ...its macros defined for MathJax
-    assert r"\newcommand{\norm}[1]{\lVert #1 \rVert}" in page
-    assert page.index(r"\newcommand{\vw}") < page.index(r"\vw \cdot")  # before first use
+    assert "math:" not in page  # the front matter is gone (it was a heading)
+    reader = PageText()
+    reader.feed(page)
+    assert reader.external == []  # no script or stylesheet from elsewhere (MathJax's CDN)
+    assert 'id="MJX-SVG-styles"' in page and "<mjx-container" in page  # typeset here
+    text = " ".join(reader.text)
+    assert not re.search(r"\$[^$\s][^$]*\$|\\\(|\\\[", text)  # no TeX left as text
+    assert r"\vw" not in text and "Undefined control sequence" not in page  # macros known
+    # MyST directives are headed blocks, not code blocks; roles are their text.
+    assert "```{" not in page and 'class="language-{' not in page
+    assert "<strong>Definition (Online and error-driven learning)</strong>" in page
+    assert "<strong>Algorithm (Perceptron training)</strong>" in page
+    assert "{glue:text}" not in page and "{cite:" not in page and "{numref}" not in page
+    (chapter,) = sorted((ROOT / "book").glob("03_*.ipynb"))
+    glued = feedback_module.glued_values(nbformat.read(chapter, as_version=4))
+    assert f"needs {glued['ch3_notes_updates']} updates in" in text
+
+
+def test_feedback_without_node_says_so(tmp_path, monkeypatch):
+    page = tmp_path / "page.html"
+    page.write_text("<html><body>$x$</body></html>", encoding="utf-8")
+    monkeypatch.setattr(feedback_module.shutil, "which", lambda name: None)
+    assert feedback_module.typeset([page]) == feedback_module.NO_NODE
+    assert "make node" in feedback_module.NO_NODE
+    assert page.read_text(encoding="utf-8") == "<html><body>$x$</body></html>"
+
+
+def test_using_md_gives_the_chapters_signatures_and_the_course_folder():
+    """The instructors' page names each function as its chapter defines it."""
+    text = (ROOT / "book" / "using.md").read_text(encoding="utf-8")
+    checked = 0
+    for row in re.findall(r"^\| (\d)\. [^|]*\| ([^|]*)\|", text, re.MULTILINE):
+        (chapter,) = sorted((ROOT / "book").glob(f"0{row[0]}_*.ipynb"))
+        source = chapter.read_text(encoding="utf-8")
+        for name, arguments in re.findall(r"`(\w+)\(([^)`]*)\)`", row[1]):
+            defined = re.search(rf"def {name}\(([^)]*)\)", source)
+            if defined is not None:
+                assert arguments == defined.group(1), (chapter.name, name)
+                checked += 1
+    assert checked >= 10
+    formgrader = text[text.index("*Formgrader*") - 700 : text.index("*Formgrader*")]
+    assert "COURSE=" in formgrader  # the formgrader for a course folder of one's own
+    binder = text[text.index("**Binder**") : text.index("**A JupyterHub**")]
+    assert "Canvas" in binder and "Moodle" in binder

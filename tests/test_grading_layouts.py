@@ -11,6 +11,7 @@ other tests read folders with :func:`grading.layout.find` alone, run
 from __future__ import annotations
 
 import csv
+import re
 import shutil
 import subprocess
 import sys
@@ -21,7 +22,15 @@ import pytest
 from toc import ROOT
 
 sys.path.insert(0, str(ROOT / "scripts"))
-from grading import grades, judge, layout, nbgrader_course, sample_submissions, sandbox  # noqa: E402
+from grading import (  # noqa: E402
+    export,
+    grades,
+    judge,
+    layout,
+    nbgrader_course,
+    sample_submissions,
+    sandbox,
+)
 
 CANVAS_FILE = "smithbob_LATE_340934_208490284_{stem}-1.ipynb"  # and a renamed copy
 MOODLE_FOLDER = "Lin Mei_48213_assignsubmission_file_"
@@ -60,6 +69,9 @@ def test_canvas_and_moodle_downloads_are_graded_under_the_students_names(graded)
     assert all("graded as 01_neuron_model.ipynb" in reason for reason in canvas)
     assert all(f"the folder {MOODLE_FOLDER} was graded" in reason for reason in moodle)
     assert all("(Moodle participant 48213)" in reason for reason in moodle)
+    # A checker's sentence, then notes: "smallest; the notebook ...", not "smallest.; ".
+    assert any("smallest; " in reason for reason in canvas)
+    assert not any(".; " in reason for reason in canvas + moodle)
     by_question = {
         r["question"]: float(r["score"] or 0) for r in rows if r["student"] == "smithbob"
     }
@@ -68,6 +80,42 @@ def test_canvas_and_moodle_downloads_are_graded_under_the_students_names(graded)
     (page,) = (graded / "feedback" / "smithbob" / "ch01").glob("*.html")
     text = page.read_text(encoding="utf-8")
     assert "grading notes" in text.lower() and "Canvas download" not in text
+
+
+def _read(path: Path) -> list[dict[str, str]]:
+    with open(path, newline="", encoding="utf-8") as file:
+        return list(csv.DictReader(file))
+
+
+def test_the_lms_ids_of_the_downloads_go_back_to_canvas_and_moodle(graded):
+    canvas_id = re.match(r"[^_]+_LATE_(\d+)_", CANVAS_FILE).group(1)
+    participant = re.match(r"[^_]+_(\d+)_assignsubmission_", MOODLE_FOLDER).group(1)
+    for row in _rows(graded):  # kept in the table of grades
+        expected = (
+            ("Canvas", canvas_id) if row["student"] == "smithbob" else ("Moodle", participant)
+        )
+        assert (row["lms"], row["lms_id"]) == expected, row
+    export.main(str(graded))
+    out = graded / export.FOLDER
+    canvas = {r["Student"]: r for r in _read(out / "canvas.csv")}
+    assert canvas["smithbob"]["ID"] == canvas_id  # Canvas matches on ID first
+    assert canvas["smithbob"]["SIS Login ID"] == ""  # the name is not a login
+    assert canvas["Lin Mei"]["ID"] == canvas["Lin Mei"]["SIS Login ID"] == ""  # not Canvas's
+    assert not (out / "moodle.csv").exists()
+    with open(out / "moodle-ch01.csv", newline="", encoding="utf-8") as file:
+        assert next(csv.reader(file)) == export.MOODLE_COLUMNS
+    moodle = {r["Full name"]: r for r in _read(out / "moodle-ch01.csv")}
+    assert moodle["Lin Mei"]["Identifier"] == f"Participant {participant}"
+    assert moodle["smithbob"]["Identifier"] == ""
+    totals = {
+        r["student"]: next(v for k, v in r.items() if k.startswith("ch01 total"))
+        for r in _read(out / "by-student.csv")
+    }
+    for student, row in moodle.items():
+        assert row["Grade"] == canvas[student]["ch01"] == totals[student]
+        assert row["Last modified (grade)"].endswith("+00:00")
+    notes = (out / export.NOTES).read_text(encoding="utf-8")
+    assert "no LMS id" not in notes  # both came with one
 
 
 def test_a_blank_answer_reads_not_answered(graded):

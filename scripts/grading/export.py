@@ -8,10 +8,19 @@ in the formgrader since included) and writes, in ``COURSE/export/``:
   answers still waiting for a grade (their points are not in the totals yet);
 - ``canvas.csv``: the totals in the columns of a Canvas gradebook import
   (``Student, ID, SIS User ID, SIS Login ID, Section``, then one column per
-  assignment), the student's folder name as ``Student`` and ``SIS Login ID``;
-- ``moodle.csv``: the totals with one identifier column, ``Username``, then
-  one column per assignment: Moodle's CSV import maps each column to a user
-  field or a grade item when the file is uploaded.
+  assignment). Canvas's importer finds the student by ``ID`` (the Canvas user
+  id), then ``SIS User ID``, then ``SIS Login ID``, then the name. A student
+  graded from Canvas's bulk download has the user id its file name carries in
+  ``ID``; a student of a plain folder has none, so the folder name goes in
+  ``SIS Login ID`` (right only if the folders are named by login);
+- ``moodle-chNN.csv``, one per assignment: Moodle's offline grading worksheet
+  (``Identifier, Full name, Grade, Last modified (grade)``), which an
+  assignment's "Upload grading worksheet" matches by ``Identifier``,
+  ``Participant <number>``: the number of Moodle's download folder or file
+  name. A student not graded from a Moodle download has no identifier (empty:
+  Moodle skips the row);
+- ``NOTES.txt``: what the files cannot say: the students whose totals count
+  written answers not graded yet as 0, and those without an LMS id.
 
 Scores are rounded to two decimals (``3.28``, not ``3.2800000000000002``);
 every file is UTF-8, written by :mod:`csv` (a name with a comma or a quote is
@@ -24,6 +33,7 @@ from __future__ import annotations
 
 import csv
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 
 SCRIPTS = Path(__file__).resolve().parents[1]  # scripts/, where the grading package is
@@ -32,7 +42,12 @@ from grading import grades  # noqa: E402
 
 FOLDER = "export"
 CANVAS_IDS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
+# The columns Moodle's offline grading worksheet import needs (mod/assign/feedback/offline):
+# it refuses a file without Identifier, Grade or Last modified (grade).
+MOODLE_COLUMNS = ["Identifier", "Full name", "Grade", "Last modified (grade)"]
+PARTICIPANT = "Participant "  # Moodle's identifier: this, then the participant number
 NOT_GRADED = "written_not_graded"
+NOTES = "NOTES.txt"
 
 
 def number(value: float) -> str:
@@ -84,31 +99,78 @@ def by_student(rows: list[grades.Row]) -> list[list[str]]:
                 line.append("" if row is None or row.score is None else number(row.score))
             total = totals(marks, assignment)
             line.append("" if total is None else number(total))
-        line.append(str(sum(row.score is None for row in marks.values())))
+        line.append(str(pending(marks)))
         lines.append(line)
     return lines
 
 
+def lms_ids(marks: dict[str, grades.Row], system: str) -> dict[str, str]:
+    """{assignment: the student's number in ``system``} from their grades' rows."""
+    return {row.assignment: row.lms_id for row in marks.values() if row.lms == system}
+
+
 def canvas(rows: list[grades.Row]) -> list[list[str]]:
-    """The totals in the columns of a Canvas gradebook import."""
+    """The totals in the columns of a Canvas gradebook import.
+
+    ``ID`` is the Canvas user id of a Canvas download; a student of a plain
+    folder (no LMS) has the folder name as ``SIS Login ID`` instead.
+    """
     assignments, students = table(rows)
     lines = [[*CANVAS_IDS, *assignments]]
     for student, marks in sorted(students.items()):
         scores = [totals(marks, assignment) for assignment in assignments]
+        user_ids = sorted(set(lms_ids(marks, "Canvas").values()))
+        user_id = user_ids[0] if len(user_ids) == 1 else ""  # (never two for one name)
+        login = student if not any(row.lms for row in marks.values()) else ""
         lines.append(
-            [student, "", "", student, ""]
+            [student, user_id, "", login, ""]
             + ["" if score is None else number(score) for score in scores]
         )
     return lines
 
 
-def moodle(rows: list[grades.Row]) -> list[list[str]]:
-    """The totals with a ``Username`` column, for Moodle's CSV grade import."""
-    assignments, students = table(rows)
-    lines = [["Username", *assignments]]
+def moodle(rows: list[grades.Row], assignment: str, when: str) -> list[list[str]]:
+    """One assignment's totals as Moodle's offline grading worksheet.
+
+    ``when`` fills ``Last modified (grade)``: Moodle keeps a grade changed in
+    Moodle after that time (unless told to overwrite it).
+    """
+    _, students = table(rows)
+    lines = [MOODLE_COLUMNS]
     for student, marks in sorted(students.items()):
-        scores = [totals(marks, assignment) for assignment in assignments]
-        lines.append([student] + ["" if score is None else number(score) for score in scores])
+        total = totals(marks, assignment)
+        if total is None:
+            continue  # not handed in
+        number_ = lms_ids(marks, "Moodle").get(assignment)
+        identifier = f"{PARTICIPANT}{number_}" if number_ else ""
+        lines.append([identifier, student, number(total), when])
+    return lines
+
+
+def pending(marks: dict[str, grades.Row]) -> int:
+    """How many of a student's written answers wait for a grade."""
+    return sum(row.score is None for row in marks.values())
+
+
+def notes(rows: list[grades.Row]) -> list[str]:
+    """What the gradebook files cannot say: totals with ungraded answers, missing ids."""
+    _, students = table(rows)
+    waiting = sorted(s for s, marks in students.items() if pending(marks))
+    no_id = sorted(s for s, marks in students.items() if not any(r.lms for r in marks.values()))
+    lines = []
+    if waiting:
+        lines.append(
+            f"{len(waiting)} students have written answers not graded yet: their totals in "
+            f"canvas.csv and moodle-*.csv count those answers as 0 (by-student.csv counts "
+            f"them in {NOT_GRADED}): {', '.join(waiting)}"
+        )
+    if no_id:
+        lines.append(
+            f"{len(no_id)} students were not graded from a Canvas or Moodle download, so "
+            "they have no LMS id: canvas.csv gives their folder name as SIS Login ID, and "
+            f"their Identifier in moodle-*.csv is empty (Moodle skips the row): "
+            f"{', '.join(no_id)}"
+        )
     return lines
 
 
@@ -128,14 +190,18 @@ def main(course_dir: str) -> None:
     out = course / FOLDER
     write(out / "by-student.csv", by_student(rows))
     write(out / "canvas.csv", canvas(rows))
-    write(out / "moodle.csv", moodle(rows))
-    waiting = sorted({row.student for row in rows if row.assignment and row.score is None})
-    print(f"{out}: by-student.csv, canvas.csv, moodle.csv")
-    if waiting:
-        print(
-            f"{len(waiting)} students have written answers not graded yet (counted as 0 "
-            f"in the totals): {', '.join(waiting)}"
-        )
+    for old in out.glob("moodle*.csv"):  # (an assignment no longer graded, an older name)
+        old.unlink()
+    when = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S+00:00")
+    assignments, _ = table(rows)
+    for assignment in assignments:
+        write(out / f"moodle-{assignment}.csv", moodle(rows, assignment, when))
+    said = notes(rows)
+    (out / NOTES).write_text("".join(f"- {line}\n" for line in said) or "Nothing to note.\n")
+    moodle_files = ", ".join(f"moodle-{assignment}.csv" for assignment in assignments)
+    print(f"{out}: by-student.csv, canvas.csv, {moodle_files}, {NOTES}")
+    for line in said:
+        print(line)
 
 
 if __name__ == "__main__":

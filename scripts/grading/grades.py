@@ -19,7 +19,8 @@
    nothing: see ``nbgrader_config.py``), then ``nbgrader generate_feedback``
    writes ``feedback/<student>/chNN/<notebook>.html``;
 4. ``grades-by-question.csv`` gets one row per student and question:
-   ``student, assignment, question, score, max_score, reason``. The reason
+   ``student, assignment, question, score, max_score, reason, lms, lms_id``
+   (the last two: the LMS download's system and number, for ``make export``). The reason
    says why a question lost its points (the smallest failing case, a time-out,
    a memory limit, a kernel that exited, too much output, a deleted test cell,
    a notebook that is not valid JSON) or that a written answer waits for the
@@ -29,7 +30,8 @@
    graded yet says "not graded yet", never 0;
 5. a feedback page whose grades changed since it was written (a written answer
    graded in the formgrader since) is written again by nbgrader, from the
-   gradebook: the page always shows the grades of the table.
+   gradebook: the page always shows the grades of the table. Its maths is
+   typeset once, in Node, so that it shows offline (``grading/feedback.py``).
 
 ``SUBMITTED`` may be the course's own ``submitted/`` (where ``nbgrader collect``
 puts what students handed in through a JupyterHub): submissions changed since
@@ -79,21 +81,28 @@ from nbgrader.api import Gradebook, MissingEntry  # noqa: E402
 
 SCRIPTS = Path(__file__).resolve().parents[1]  # scripts/, where the grading package is
 sys.path.insert(0, str(SCRIPTS))
-from grading import layout, nbgrader_course, progress, sandbox, submission  # noqa: E402
+from grading import feedback, layout, nbgrader_course, progress, sandbox, submission  # noqa: E402
 from grading.submission import CELL_TIMEOUT  # noqa: E402
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # Our table's name; nbgrader's own ``nbgrader export`` writes ``grades.csv``.
 GRADES_FILE = "grades-by-question.csv"
-COLUMNS = ["student", "assignment", "question", "score", "max_score", "reason"]
+# lms, lms_id: the LMS whose download named the submission and the number it gave
+# the student (Canvas's user id, Moodle's participant number); empty for a
+# student's folder. make export writes them where each LMS's import matches rows.
+COLUMNS = ["student", "assignment", "question", "score", "max_score", "reason", "lms", "lms_id"]
 STEPS = ("submitted", "autograded", "feedback")
 RECORDED = "recorded"  # in sandbox/<student>/<assignment>/: nbgrader finished with it
-# Beside it: the grades its feedback page shows (JSON, but not named *.json: the
+# Beside it: {"lms": ..., "lms_id": ...} of an LMS download (layout.HandedIn), and
+# the grades its feedback page shows (JSON, but not named *.json: the
 # sandbox run's report is the one .json file there besides found.json).
 SHOWN = "feedback-grades.txt"
+LMS_ID = "lms-id.txt"
 # A written answer without a grade: what the instructor reads, and what the student reads.
 PENDING = "written answer: grade it in nbgrader's formgrader"
 NOT_GRADED_YET = "not graded yet"
+# An autograded score the instructor changed in the formgrader (a manual score).
+OVERRIDDEN = "score set by the instructor"
 # The note layout.py adds to every row of a Canvas or Moodle download: for the instructor.
 DOWNLOAD_NOTE = re.compile(r"(Canvas|Moodle) download: ")
 
@@ -106,6 +115,8 @@ class Row:
     score: float | None
     max_score: float
     reason: str
+    lms: str = ""
+    lms_id: str = ""
 
     def as_csv(self) -> list[str]:
         score = "" if self.score is None else f"{self.score:g}"
@@ -116,6 +127,8 @@ class Row:
             score,
             f"{self.max_score:g}",
             self.reason,
+            self.lms,
+            self.lms_id,
         ]
 
 
@@ -161,6 +174,11 @@ def collect(course: Path, submitted: Path, stamp: str) -> dict[str, list[str]]:
                 if not path.is_symlink():  # (layout checked; it may have changed since)
                     shutil.copyfile(path, incoming / name)
             notes.write_text(json.dumps(item.notes, ensure_ascii=False))
+            lms = notes.parent / LMS_ID
+            if item.lms:
+                lms.write_text(json.dumps({"lms": item.lms, "lms_id": item.lms_id}))
+            else:
+                lms.unlink(missing_ok=True)
             target = course / "submitted" / student / assignment
             if target.exists() and not _differs(incoming, target):
                 graded = course / "autograded" / student / assignment
@@ -395,6 +413,15 @@ def _batch(
     return [student for student, steps in done.items() if steps == steps_expected]
 
 
+def overridden(grade) -> bool:
+    """Did the instructor give an autograded question another score in the formgrader?"""
+    return (
+        grade.manual_score is not None
+        and grade.auto_score is not None
+        and grade.manual_score != grade.auto_score
+    )
+
+
 def _grade_ids(notebook: nbformat.NotebookNode) -> dict[str, nbformat.NotebookNode]:
     return {
         cell.metadata["nbgrader"]["grade_id"]: cell
@@ -437,7 +464,20 @@ def reason_for(cell: nbformat.NotebookNode | None, submitted_cell, source_cell, 
         notes.append(PENDING)
     elif not notes and score == 0 and cell.metadata["nbgrader"].get("solution"):
         notes.append("no answer")
-    return "; ".join(notes)
+    return join_reasons(notes)
+
+
+def join_reasons(parts) -> str:
+    """Reasons on one line, ``"; "`` between them, no full stop just before one.
+
+    The judge's reason ends a sentence ("... this is the smallest."); a note
+    after it would read ".; ".
+
+    >>> join_reasons(["3 checks failed; this is the smallest.", "", "found in ch3/"])
+    '3 checks failed; this is the smallest; found in ch3/'
+    """
+    text = "; ".join(part.strip() for part in parts if part and part.strip())
+    return re.sub(r"\.+; ", "; ", text)
 
 
 def rows(course: Path) -> list[Row]:
@@ -449,11 +489,14 @@ def rows(course: Path) -> list[Row]:
                 student = student_dir.parent.name
                 found = course / "sandbox" / student / assignment.name / "found.json"
                 notes = json.loads(found.read_text()) if found.exists() else []
+                lms = found.parent / LMS_ID
+                ids = json.loads(lms.read_text()) if lms.exists() else {}
                 for notebook in assignment.notebooks:
                     for row in _notebook_rows(
                         course, gradebook, assignment.name, notebook, student
                     ):
-                        row.reason = "; ".join(x for x in [row.reason, *notes] if x)
+                        row.reason = join_reasons([row.reason, *notes])
+                        row.lms, row.lms_id = ids.get("lms", ""), ids.get("lms_id", "")
                         result.append(row)
     unmatched = course / "sandbox" / "unmatched.json"
     for student, problem in json.loads(unmatched.read_text()) if unmatched.exists() else []:
@@ -508,7 +551,12 @@ def _notebook_rows(course, gradebook, assignment, notebook, student) -> list[Row
                 f"the cell {cell.name} appears {copies[cell.name]} times (copied and pasted?): "
                 f"{graded_how}; the copies were ignored"
             )
-            reason = "; ".join(x for x in (reason, copy) if x)
+            reason = join_reasons([reason, copy])
+        if overridden(grade):
+            # The formgrader's manual score replaces the autograder's: its reason
+            # (and the failure under the test cell) is kept, as its note, not the grade.
+            said = f"{OVERRIDDEN} (the autograder gave {grade.auto_score:g})"
+            reason = join_reasons([said, f"the autograder's note: {reason}" if reason else ""])
         result.append(Row(student, assignment, cell.name, score, cell.max_score, reason))
     return result
 
@@ -579,7 +627,7 @@ def for_the_student(reason: str) -> str:
     Moodle download's file came from (for putting the grades back) is left out.
     """
     parts = [NOT_GRADED_YET if part == PENDING else part for part in reason.split("; ")]
-    return "; ".join(part for part in parts if not DOWNLOAD_NOTE.match(part))
+    return join_reasons(part for part in parts if not DOWNLOAD_NOTE.match(part))
 
 
 def _mark_not_graded(text: str, questions: list[str]) -> str:
@@ -610,23 +658,62 @@ def _mark_not_graded(text: str, questions: list[str]) -> str:
     return text
 
 
+def _mark_overridden(text: str, questions: list[str]) -> str:
+    """Say beside the score that the instructor set it (the autograder's message stays below)."""
+    for question in questions:
+        anchor = re.escape(html.escape(question))
+        for where in (f'href="#{anchor}"', f'name="{anchor}"'):
+            text = re.sub(
+                rf"({where}.*?Score: [0-9.]+ / [0-9.]+)",
+                r"\1, set by the instructor",
+                text,
+                count=1,
+                flags=re.DOTALL,
+            )
+    return text
+
+
+def exercise_titles(course: Path, assignment: str) -> dict[str, str]:
+    """{question: its exercise's title} of an assignment, from its source notebooks."""
+    titles: dict[str, str] = {}
+    for path in sorted((course / "source" / assignment).glob("*.ipynb")):
+        titles.update(nbgrader_course.exercise_titles(nbformat.read(path, as_version=4)))
+    return titles
+
+
+def score_text(row: Row) -> str:
+    """A question's score as the grading notes say it: ``1.5/2``, or not graded yet.
+
+    >>> score_text(Row("ada", "ch03", "ex-ch3-negative", None, 2, ""))
+    'not graded yet (2 points)'
+    """
+    if row.score is None:
+        return f"{NOT_GRADED_YET} ({row.max_score:g} points)"
+    return f"{row.score:g}/{row.max_score:g}"
+
+
 def add_notes_to_feedback(course: Path, table: list[Row]) -> None:
     """List each question's reason at the top of the student's feedback page.
 
+    Each question is named by its exercise's title (its label after it).
     Written once per page (the page is marked): a page written again by
     :func:`refresh_feedback` gets the notes of its new grades.
     """
+    titles: dict[str, dict[str, str]] = {}
     for (student, assignment), rows_ in _by_submission(table).items():
         notes = [r for r in rows_ if r.reason]
         pending = [r.question for r in rows_ if r.score is None]
+        changed = [r.question for r in rows_ if r.reason.startswith(OVERRIDDEN)]
+        if assignment not in titles:
+            titles[assignment] = exercise_titles(course, assignment)
         for page in (course / "feedback" / student / assignment).glob("*.html"):
             text = page.read_text(encoding="utf-8")
             if NOTES_MARK in text or "<body" not in text:
                 continue
             items = "".join(
-                f"<li><b>{html.escape(r.question)}</b> "
-                f"({NOT_GRADED_YET if r.score is None else f'{r.score:g}'}"
-                f"/{r.max_score:g}): {html.escape(for_the_student(r.reason))}</li>"
+                f"<li><b>{html.escape(titles[assignment].get(r.question, r.question))}</b> "
+                f"({html.escape(r.question)}), {score_text(r)}: "
+                f"{html.escape(for_the_student(r.reason))}</li>"
                 for r in notes
             )
             box = (
@@ -635,13 +722,21 @@ def add_notes_to_feedback(course: Path, table: list[Row]) -> None:
                 if notes
                 else ""
             )
-            text = _mark_not_graded(text, pending)
+            text = _mark_overridden(_mark_not_graded(text, pending), changed)
             body = re.search(r"<body[^>]*>", text)
             text = text[: body.end()] + NOTES_MARK + box + text[body.end() :]
             page.write_text(text, encoding="utf-8")
 
 
 SUMMARY_FILE = "summary.txt"
+SUMMARY_MEANS = (
+    "(Each mean is over the answers graded: a written answer not graded yet is left out "
+    "of it, and counted under 'not graded'.)"
+)
+SUMMARY_TOTALS = (
+    "(A total is the points of the graded answers: an answer not graded yet adds nothing "
+    "until you grade it.)"
+)
 
 
 def summary(table: list[Row]) -> str:
@@ -666,6 +761,7 @@ def summary(table: list[Row]) -> str:
             f"{f'{assignment} {question}':<{width}}  {mean:>6}  {rows_[0].max_score:>6g}  "
             f"{sum(score == 0 for score in scores):>5}  {len(rows_) - len(scores):>10}"
         )
+    lines.append(SUMMARY_MEANS)
     students = sorted({student for student, _ in groups})
     width = max([len(student) for student in students] + [len("student")])
     lines += ["", f"{'student':<{width}}  assignment  {'total':>6}  {'out of':>6}  not graded"]
@@ -676,6 +772,7 @@ def summary(table: list[Row]) -> str:
         lines.append(
             f"{student:<{width}}  {assignment:<10}  {total:>6.2f}  {out_of:>6g}  {pending:>10}"
         )
+    lines.append(SUMMARY_TOTALS)
     return "\n".join(lines) + "\n"
 
 
@@ -709,6 +806,10 @@ def main(course_dir: str, submitted_dir: str, *, partial_credit: bool = True) ->
     table = rows(course)
     refresh_feedback(course, table, fresh)
     add_notes_to_feedback(course, table)
+    # The maths typeset once, offline (grading/feedback.py); without Node, a note.
+    problem = feedback.typeset(sorted((course / "feedback").glob("*/*/*.html")))
+    if problem is not None:
+        print(f"make grade: {problem}")
     with open(course / GRADES_FILE, "w", newline="", encoding="utf-8") as file:
         writer = csv.writer(file)
         writer.writerow(COLUMNS)

@@ -24,7 +24,11 @@ Two downloads of a learning management system are read as they come:
 
 The student id is the name the download gives (``smithbob``, ``Lin Mei``), with
 the number added (``Lin Mei_48213``) when two students share a name; a note says
-which file or folder it came from and the number the system gave. A folder in
+which file or folder it came from and the number the system gave. That number is
+kept (:attr:`HandedIn.lms_id`): it is what Canvas's gradebook import matches
+(its ``ID`` column, the Canvas user id) and what Moodle's grading worksheet
+matches (``Participant 48213``), so ``make export`` can put the grades back. A
+student of nbgrader's folder layout has no such number. A folder in
 which nothing is a submission stops ``make grade`` with a message
 (:class:`UnrecognisedLayout`): it never grades nothing in silence.
 """
@@ -104,6 +108,11 @@ class HandedIn:
     notebooks: dict[str, Path] = field(default_factory=dict)
     folder: Path | None = None
     notes: list[str] = field(default_factory=list)
+    # The LMS that named the file or folder ("Canvas", "Moodle"; "" for a student's
+    # folder) and the number it gave the student there: the user id (Canvas), the
+    # participant number (Moodle), which their grade imports match.
+    lms: str = ""
+    lms_id: str = ""
 
 
 def _assignment_of(name: str, assignments: dict[str, list[str]], pattern) -> str | None:
@@ -171,7 +180,7 @@ def find(submitted: Path, assignments: dict[str, list[str]]):
         if problem is not None:
             problems.append((student, problem))
             continue
-        _student_folder(student, student_dir, assignments, found, problems, None)
+        _student_folder(student, student_dir, assignments, found, problems)
     folders = {d.name for d in submitted.iterdir() if d.is_dir() and download_of(d) is None}
     for entry, download in downloads:
         _from_download(entry, download, downloads, folders, assignments, found, problems)
@@ -212,15 +221,20 @@ def _from_download(entry, download, downloads, folders, assignments, found, prob
             (student, f"{entry.name} is Moodle's {download.kind}, not a file: not graded")
         )
     elif entry.is_dir():
-        _student_folder(student, entry, assignments, found, problems, origin)
+        _student_folder(student, entry, assignments, found, problems, (origin, download))
     elif download.original.endswith(".ipynb") and entry.is_file():
-        _notebook_at_root(student, entry, download.original, assignments, found, problems, origin)
+        _notebook_at_root(
+            student, entry, download.original, assignments, found, problems, (origin, download)
+        )
     else:
         problems.append((student, f"{entry.name} is not a notebook: not graded"))
 
 
-def _student_folder(student, student_dir, assignments, found, problems, origin) -> None:
-    """The notebooks of one student's folder: in assignment folders or at its root."""
+def _student_folder(student, student_dir, assignments, found, problems, source=None) -> None:
+    """The notebooks of one student's folder: in assignment folders or at its root.
+
+    ``source`` is (the note, the :class:`Download`) of an LMS download's folder.
+    """
     matched = linked = False
     for entry in sorted(student_dir.iterdir()):
         if entry.is_symlink():
@@ -236,7 +250,7 @@ def _student_folder(student, student_dir, assignments, found, problems, origin) 
             if assignment is None:
                 problems.append((student, f"a folder {entry.name}/ matches no assignment"))
                 continue
-            item = _item(found, student, assignment, origin)
+            item = _item(found, student, assignment, source)
             item.folder = entry
             if entry.name != assignment:
                 item.notes.append(f"found in the folder {entry.name}/, graded as {assignment}")
@@ -249,7 +263,7 @@ def _student_folder(student, student_dir, assignments, found, problems, origin) 
             _match_names(item, notebooks, assignments[assignment])
         elif entry.suffix == ".ipynb" and entry.is_file():
             if not _notebook_at_root(
-                student, entry, entry.name, assignments, found, problems, origin
+                student, entry, entry.name, assignments, found, problems, source
             ):
                 continue
         else:
@@ -259,25 +273,28 @@ def _student_folder(student, student_dir, assignments, found, problems, origin) 
         problems.append((student, "nothing in the student's folder matches an assignment"))
 
 
-def _notebook_at_root(student, path, name, assignments, found, problems, origin) -> bool:
+def _notebook_at_root(student, path, name, assignments, found, problems, source) -> bool:
     """A notebook outside any assignment folder, matched by the number its ``name`` starts with."""
     assignment = _assignment_of(name, assignments, NUMBER)
     if assignment is None:
         problems.append((student, f"the notebook {name} matches no assignment"))
         return False
-    item = _item(found, student, assignment, origin)
-    if origin is None:
+    item = _item(found, student, assignment, source)
+    if source is None:
         item.notes.append(f"found at the student's root as {name}")
     _match_names(item, [(name, path)], assignments[assignment])
     return True
 
 
-def _item(found, student: str, assignment: str, origin: str | None) -> HandedIn:
+def _item(found, student: str, assignment: str, source) -> HandedIn:
     item = found.get((student, assignment))
     if item is None:
         item = found[student, assignment] = HandedIn(student, assignment)
-    if origin is not None and origin not in item.notes:
-        item.notes.append(origin)
+    if source is not None:
+        origin, download = source
+        if origin not in item.notes:
+            item.notes.append(origin)
+        item.lms, item.lms_id = download.system, download.number
     return item
 
 

@@ -467,7 +467,7 @@ import sys
 
 sys.path.insert(0, {str(SCRIPTS)!r})
 
-from grading.feedback import FrontMatterMacros  # noqa: E402
+from grading.feedback import FrontMatterMacros, MystMarkdown  # noqa: E402
 from grading.fill import KeepFirstCopy, SandboxResults  # noqa: E402
 from nbconvert import preprocessors as nbconvert  # noqa: E402
 from nbgrader import preprocessors as p  # noqa: E402
@@ -492,9 +492,10 @@ c.Autograde.autograde_preprocessors = [
     SandboxResults, p.IgnorePattern, nbconvert.ClearMetadataPreprocessor, OutputCap, p.LimitOutput,
     p.SaveAutoGrades, p.AssignLatePenalties, p.CheckCellMetadata,
 ]
-# The feedback page: the chapter's front matter becomes MathJax macros (grading/feedback.py).
+# The feedback page: the chapter's front matter becomes MathJax macros, its MyST
+# directives headed blocks (grading/feedback.py).
 c.GenerateFeedback.preprocessors = [
-    p.GetGrades, FrontMatterMacros, nbconvert.CSSHTMLHeaderPreprocessor,
+    p.GetGrades, FrontMatterMacros, MystMarkdown, nbconvert.CSSHTMLHeaderPreprocessor,
 ]
 '''
     )
