@@ -23,8 +23,11 @@ function is one of the exercise's permitted helpers (``PERMITTED_HELPERS`` in
 the chapter's checker module). It also notes an answer that switches the
 tracing off or starts a process or a thread that escapes it.
 
-:func:`values`, for a value question, is called in the notebook's kernel (the
-values are data: the grader runs the checker on them outside).
+A value question (an answer cell that assigns numbers) is recorded here too:
+every answer cell runs traced, and the values are read once the cells above
+the question's test cell have run. A cell that reached the library (beyond the
+permitted helpers) before the values were read is named with what it reached;
+the grader runs the checker on the values outside, or refuses them.
 """
 
 from __future__ import annotations
@@ -62,28 +65,10 @@ LOOKING = {
 }
 
 
-def _write(path: str, record: dict) -> None:
-    line = json.dumps(record)
-    if len(line) > MAX_RECORD:
-        record = {k: v for k, v in record.items() if k in ("question", "call", "case")}
-        record["too_large"] = len(line)
-        line = json.dumps(record)
-    with open(path, "a", encoding="utf-8") as file:
-        file.write(line + "\n")
-        file.flush()
-
-
-def values(question: str, names: list[str], namespace: dict, results_path: str) -> None:
-    """Record the values of ``names`` in the notebook's ``namespace`` for ``question``."""
-    record: dict = {"question": question, "values": {}, "missing": []}
-    for name in names:
-        if name in namespace:
-            record["values"][name] = encode(namespace[name])
-        else:
-            record["missing"].append(name)
-    _write(results_path, record)
-    _write(results_path, {"question": question, "done": True})
-    print(f"The values of {', '.join(names)} were recorded; the grader checks them.")
+# The library's code that holds no answer: a module's body, run when an answer cell
+# imports it, and a module's own look-ups (perceptron_lib imports its figure
+# functions on first use).
+_NO_ANSWER = {"<module>", "__getattr__", "__dir__"}
 
 
 class Tracer:
@@ -101,7 +86,8 @@ class Tracer:
         self.here = os.path.abspath(__file__)
         self.escapes = escapes  # id(builtin) -> its name: never expected from an answer
         self.permitted: set = set()
-        self.window = False
+        self.window = False  # a graded function is running
+        self.cell = False  # an answer cell is running: its calls into the library count too
         self.reached: list[str] = []
         self.tampered: list[str] = []
 
@@ -121,10 +107,12 @@ class Tracer:
             ):
                 self._note(self.tampered, name)
             return
-        if event != "call" or not self.window:
+        if event != "call" or not (self.window or self.cell):
             return
         code = frame.f_code
         if not code.co_filename.startswith(self.library) or code in self.permitted:
+            return
+        if code.co_qualname in _NO_ANSWER:
             return
         caller = frame.f_back
         if caller is None or self._ours(caller.f_code):
@@ -363,6 +351,45 @@ def _run(source: str, namespace: dict, filename: str) -> str | None:
     return None
 
 
+def _cell(source: str, number: int, namespace: dict, tracer: Tracer, helpers: set) -> dict:
+    """Run one answer cell, traced: the library's functions it entered, and its error."""
+    tracer.permitted, tracer.reached, tracer.cell = helpers, [], True
+    try:
+        raised = _run(source, namespace, f"{STUDENT}{number + 1}>")
+    finally:
+        tracer.cell = False
+    return {"reached": tracer.reached, "raised": raised}
+
+
+def _values(channel, question, namespace, tracer, printed, ran: dict) -> None:
+    """Send the values a value question names, as the answer cells above its test left them.
+
+    With them: the library's functions each answer cell run so far entered
+    (by the cell's number, from 1; the question's own answer cell first: a
+    value computed in an earlier answer cell and copied is refused too), the
+    error the question's own answer cell raised here, and what was done to the
+    tracing.
+    """
+    record: dict = {"question": question["id"], "values": {}, "missing": []}
+    for name in question["names"]:
+        if name in namespace:
+            record["values"][name] = encode(namespace[name])
+        else:
+            record["missing"].append(name)
+    answer = question.get("answer")
+    order = sorted(ran, key=lambda n: (n != answer, n))  # the question's own answer cell first
+    record["reached"] = {str(n + 1): ran[n]["reached"] for n in order if ran[n]["reached"]}
+    record["answer_raised"] = ran[answer]["raised"] if answer in ran else None
+    record["tampered"] = tracer.tampered
+    record["profiled"] = sys.getprofile() is tracer
+    channel.send(record)
+    text, count = printed.take()
+    channel.send(
+        {"question": question["id"], "done": True, "printed": count, "printed_text": text},
+        limit=MAX_PRINTED + MAX_RECORD,
+    )
+
+
 def _question(channel, question, namespace, tracer, printed, checkers, seconds):
     module, checker = question["module"], question["checker"]
     path, permitted = checkers[module]
@@ -467,12 +494,16 @@ def main() -> None:
     sys.stdout = sys.stderr = printed
     threading.setprofile(tracer)
     sys.setprofile(tracer)
-    done = 0
+    done, ran = 0, {}
     for question in setup["questions"]:
+        helpers = checkers[question["module"]][1].get(question["checker"], set())
         for number in question["cells"]:  # answer cells not yet run, in the notebook's order
             if number >= done:
-                _run(setup["cells"][number], namespace, f"{STUDENT}{number + 1}>")
+                ran[number] = _cell(setup["cells"][number], number, namespace, tracer, helpers)
         done = max([done, *[n + 1 for n in question["cells"]]])
+        if question.get("names"):
+            _values(channel, question, namespace, tracer, printed, ran)
+            continue
         seconds = int(setup.get("seconds", ALARM_SECONDS))
         _question(channel, question, namespace, tracer, printed, checkers, seconds)
     sys.setprofile(None)
