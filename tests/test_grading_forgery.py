@@ -448,6 +448,93 @@ def test_honest_values_keep_full_marks(value_evasions, way):
     ]
 
 
+# Answers that defeat the tracing from inside its process, each then returning the
+# library's own prediction: (the answer cell, what the reason names).
+LIBRARY_PREDICTION = "_c._reference_prediction(w, x, b)"
+DEFEATS = {
+    # The tracer's own record, emptied after the library was called (no ctypes).
+    "record": (
+        "import sys\n" + REFERENCE + "def predict(w, x, b):\n    tracer = sys.getprofile()\n"
+        f"    result = {LIBRARY_PREDICTION}\n"
+        "    tracer.reached.clear()\n    tracer.tampered.clear()\n    return result\n",
+        "sys.getprofile",
+    ),
+    "ctypes": (
+        "import ctypes\n" + REFERENCE + "def predict(w, x, b):\n"
+        "    ctypes.pythonapi.PyEval_SetProfile(None, None)\n"
+        f"    return {LIBRARY_PREDICTION}\n",
+        "ctypes.",
+    ),
+    "setprofile": (
+        "import sys\n" + REFERENCE + "def predict(w, x, b):\n    sys.setprofile(None)\n"
+        f"    return {LIBRARY_PREDICTION}\n",
+        "sys.setprofile",
+    ),
+    "subprocess": (
+        "import subprocess, sys\n\n\ndef predict(w, x, b):\n"
+        "    code = ('from perceptron_lib.exercises.ch01 import _reference_prediction as f; '\n"
+        "            f'print(f({list(w)!r}, {list(x)!r}, {float(b)!r}))')\n"
+        "    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True)\n"
+        "    return int(out.stdout)\n",
+        "subprocess.Popen",
+    ),
+    "system": (
+        "import os\n\n\ndef predict(w, x, b):\n    os.system('true')\n"
+        "    return 1 if sum(a * c for a, c in zip(w, x)) + b > 0 else -1\n",
+        "os.system",
+    ),
+    "write": (
+        "def predict(w, x, b):\n    with open('/tmp/answer.txt', 'w') as file:\n"
+        "        file.write('1')\n"
+        "    return 1 if sum(a * c for a, c in zip(w, x)) + b > 0 else -1\n",
+        "a file written outside",
+    ),
+    "cffi": (
+        "def predict(w, x, b):\n    import cffi  # noqa: F401\n"
+        "    return 1 if sum(a * c for a, c in zip(w, x)) + b > 0 else -1\n",
+        "import cffi",
+    ),
+}
+# Honest answers beside them: NumPy, and matplotlib drawn in the answer cell.
+PLOTTING = (
+    "import matplotlib.pyplot as plt\nimport numpy as np\n\n"
+    "fig, ax = plt.subplots()\nax.plot([0, 1], [1, 0])\n"
+    "fig.savefig('line.png')\nplt.close(fig)\n\n\n"
+    "def predict(w, x, b):\n"
+    "    return 1 if np.dot(np.asarray(w, float), np.asarray(x, float)) + b > 0 else -1\n"
+)
+
+
+@pytest.fixture(scope="module")
+def defeats():
+    """The honest answers, then each of DEFEATS, each redefining ``predict``: one sandbox."""
+    names = sorted(DEFEATS)
+    honest = PLOTTING.split("fig, ax")[0] + PLOTTING.split("plt.close(fig)\n")[1]
+    calls, questions, cells = _predict_questions(
+        [honest, PLOTTING] + [DEFEATS[n][0] for n in names]
+    )
+    outcomes = evaluation.evaluate(cells, questions, sandbox.Limits(), 30)
+    keys = ["numpy", "plotting", *names]
+    return {
+        key: judge.judge(calls, outcomes[question.grade_id].records, 2.0)
+        for key, question in zip(keys, questions, strict=True)
+    }
+
+
+@pytest.mark.parametrize("way", sorted(DEFEATS))
+def test_each_way_of_defeating_the_tracing_is_refused(defeats, way):
+    verdict = defeats[way]
+    assert verdict.score == 0, verdict
+    assert verdict.reason.startswith("refused: while it was graded, predict changed"), verdict
+    assert f"({DEFEATS[way][1]}" in verdict.reason, verdict
+    assert verdict.reason.endswith("Ask the instructor to read it"), verdict
+
+
+@pytest.mark.parametrize("way", ["numpy", "plotting"])
+def test_honest_answers_beside_the_defeats_keep_full_marks(defeats, way):
+    assert defeats[way].score == 2.0 and defeats[way].reason == "", defeats[way]
+
+
 LIFTED = """import numpy as np
 from perceptron_lib import add_constant_feature
 

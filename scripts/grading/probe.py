@@ -21,7 +21,10 @@ method, a compiled loop (wrapped here in a Python function, since numba's
 dispatcher has no Python frame). The grader refuses such an answer unless the
 function is one of the exercise's permitted helpers (``PERMITTED_HELPERS`` in
 the chapter's checker module). It also notes an answer that switches the
-tracing off or starts a process or a thread that escapes it.
+tracing off or starts a process or a thread that escapes it. An audit hook
+(:mod:`grading.guard`), added before any student code and never removable,
+refuses ``ctypes``, replacing the tracing, processes and writes outside the
+folder, and keeps what the tracer noted out of the student's reach.
 
 A value question (an answer cell that assigns numbers) is recorded here too:
 every answer cell runs traced, and the values are read once the cells above
@@ -49,6 +52,7 @@ import types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from codec import decode, encode  # noqa: E402
+from guard import install  # noqa: E402
 
 MAX_RECORD = 1_000_000  # characters of one case's results
 MAX_PRINTED = 20_000_000  # characters of a question's prints kept for its test cell
@@ -106,6 +110,7 @@ class Tracer:
                 self.window and name not in LOOKING and not self._ours(frame.f_code)
             ):
                 self._note(self.tampered, name)
+                sys.audit("grading.tampered", name)  # kept by the guard, out of reach
             return
         if event != "call" or not (self.window or self.cell):
             return
@@ -351,6 +356,15 @@ def _run(source: str, namespace: dict, filename: str) -> str | None:
     return None
 
 
+def _tampered(tracer: Tracer, guard, before: list) -> list[str]:
+    """What was done to the tracing or the process: this question's first, then earlier ones."""
+    found = []
+    for name in [*guard.refused, *tracer.tampered]:
+        if name not in found:
+            found.append(name)
+    return [n for n in found if n not in before] + [n for n in found if n in before]
+
+
 def _cell(source: str, number: int, namespace: dict, tracer: Tracer, helpers: set) -> dict:
     """Run one answer cell, traced: the library's functions it entered, and its error."""
     tracer.permitted, tracer.reached, tracer.cell = helpers, [], True
@@ -361,7 +375,7 @@ def _cell(source: str, number: int, namespace: dict, tracer: Tracer, helpers: se
     return {"reached": tracer.reached, "raised": raised}
 
 
-def _values(channel, question, namespace, tracer, printed, ran: dict) -> None:
+def _values(channel, question, namespace, tracer, printed, ran: dict, guard, before) -> None:
     """Send the values a value question names, as the answer cells above its test left them.
 
     With them: the library's functions each answer cell run so far entered
@@ -380,7 +394,7 @@ def _values(channel, question, namespace, tracer, printed, ran: dict) -> None:
     order = sorted(ran, key=lambda n: (n != answer, n))  # the question's own answer cell first
     record["reached"] = {str(n + 1): ran[n]["reached"] for n in order if ran[n]["reached"]}
     record["answer_raised"] = ran[answer]["raised"] if answer in ran else None
-    record["tampered"] = tracer.tampered
+    record["tampered"] = _tampered(tracer, guard, before)
     record["profiled"] = sys.getprofile() is tracer
     channel.send(record)
     text, count = printed.take()
@@ -390,7 +404,7 @@ def _values(channel, question, namespace, tracer, printed, ran: dict) -> None:
     )
 
 
-def _question(channel, question, namespace, tracer, printed, checkers, seconds):
+def _question(channel, question, namespace, tracer, printed, checkers, seconds, guard, before):
     module, checker = question["module"], question["checker"]
     path, permitted = checkers[module]
     tracer.permitted = permitted.get(checker, set())
@@ -411,7 +425,7 @@ def _question(channel, question, namespace, tracer, printed, checkers, seconds):
                     "nonce": message["nonce"],
                     **outcome,
                     "reached": tracer.reached,
-                    "tampered": tracer.tampered,
+                    "tampered": _tampered(tracer, guard, before),
                     "profiled": sys.getprofile() is tracer,
                 }
             )
@@ -479,6 +493,9 @@ def main() -> None:
         }
         checkers[module] = (checks.__file__, permitted)
     _wrap_compiled_loops("perceptron_lib")
+    here = os.path.dirname(os.path.abspath(__file__))
+    installed = [sys.prefix, sys.base_prefix, sys.exec_prefix, library, here]
+    guard = install(installed, os.getcwd())
     # The student's cells get a module of their own as __main__, as in a notebook:
     # this module, the probe, is not theirs to change.
     main_module = types.ModuleType("__main__")
@@ -492,20 +509,22 @@ def main() -> None:
     _wrap_compiled_loops("perceptron_lib")  # the modules those imports loaded
     tracer = Tracer(library, _escapes())
     sys.stdout = sys.stderr = printed
-    threading.setprofile(tracer)
+    # Not threading.setprofile: it would leave the tracer in threading's globals,
+    # where an answer could reach it without a call; a thread is refused anyway.
     sys.setprofile(tracer)
     done, ran = 0, {}
     for question in setup["questions"]:
+        before = _tampered(tracer, guard, [])
         helpers = checkers[question["module"]][1].get(question["checker"], set())
         for number in question["cells"]:  # answer cells not yet run, in the notebook's order
             if number >= done:
                 ran[number] = _cell(setup["cells"][number], number, namespace, tracer, helpers)
         done = max([done, *[n + 1 for n in question["cells"]]])
         if question.get("names"):
-            _values(channel, question, namespace, tracer, printed, ran)
+            _values(channel, question, namespace, tracer, printed, ran, guard, before)
             continue
         seconds = int(setup.get("seconds", ALARM_SECONDS))
-        _question(channel, question, namespace, tracer, printed, checkers, seconds)
+        _question(channel, question, namespace, tracer, printed, checkers, seconds, guard, before)
     sys.setprofile(None)
     channel.send({"finished": True})
 
