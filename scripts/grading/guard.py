@@ -63,7 +63,23 @@ def _stdlib() -> tuple[str, ...]:
 
 
 class Guard:
-    """The audit hook (see the module's docstring); ``refused`` lists what it refused."""
+    """The audit hook (see the module's docstring); ``refused`` lists what it refused.
+
+    ``installed`` are the folders whose code is not the student's (the
+    environment, Python, the library, the grader); ``work`` is the sandbox's
+    own folder, where writing is allowed.
+
+    >>> guard = Guard([sys.prefix, sys.base_prefix], "/home/student")
+    >>> guard._writes_outside(("/tmp/answer.py", "w", 577))
+    True
+    >>> guard._writes_outside(("/home/student/figure.png", "wb", 577))
+    False
+    >>> guard._writes_outside(("/etc/hostname", "r", 524288))  # reading: let be
+    False
+    >>> guard("grading.tampered", ("sys.getprofile",))  # the tracer's note, kept
+    >>> guard.refused
+    ['sys.getprofile']
+    """
 
     def __init__(self, installed: list[str], work: str):
         self.stdlib = _stdlib()
