@@ -10,7 +10,9 @@ items 1 and 2). Its students answer ``predict`` (2 points):
   grader's, and hands in ``predict`` that always returns 1 (right on some);
 - ``wrapper``, whose ``predict`` calls the checker's reference through a
   helper object;
-- ``honest``, the answer key (NumPy and the student's own ``activation``).
+- ``honest``, the answer key (NumPy and the student's own ``activation``);
+- ``gate-fitter``, the answer key but for the gates (a value question), whose
+  weights are learnt by the library's estimator.
 
 Each forger earns exactly what its honest work earns; the wrapper is refused
 with a reason; the honest one keeps full marks. The seven ways of reaching the
@@ -19,12 +21,18 @@ argument, the checker's own reference function, ``vote``, an estimator, a
 compiled loop; each gets full marks from the checker itself) and a permitted
 helper (chapter 5's ``add_constant_feature``) are tried on the fresh sandbox
 alone (:mod:`grading.evaluation`), without running whole notebooks: one
-sandbox for all seven and an honest answer.
+sandbox for all seven and an honest answer. So are three value answers of
+chapters 7 and 9 computed by the library (an estimator, the checker's own
+reference, the multiclass estimator), one copied from an earlier answer cell,
+and two honest ones (by hand; with the permitted truth table): one sandbox.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import importlib
+import io
 import sys
 import time
 
@@ -134,6 +142,27 @@ REACHING = {
 }
 
 
+GATES = "ex-ch1-gates"
+# Chapter 1's value question ("Three more gates"): the weights and thresholds
+# learnt by the library's estimator on each truth table, not found by hand.
+GATES_BY_THE_ESTIMATOR = """import itertools
+import numpy as np
+import perceptron_lib as pl
+
+
+def _unit(rule, n):
+    X = np.array(list(itertools.product([0, 1], repeat=n)), dtype=float)
+    y = np.array([1 if rule(*x) else -1 for x in X])
+    model = pl.Perceptron().fit(X, y)
+    return model.coef_.tolist(), float(-model.intercept_)
+
+
+and_not = _unit(lambda a, b: a and not b, 2)
+two_of_three = _unit(lambda a, b, c: a + b + c >= 2, 3)
+implies = _unit(lambda a, b: (not a) or b, 2)
+"""
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     root = tmp_path_factory.mktemp("forgery")
@@ -146,11 +175,13 @@ def graded(tmp_path_factory):
     # One answer reaching the library goes through make grade; all of them are
     # tried in one fresh sandbox below (test_each_way_of_reaching_the_library_is_refused).
     answers = {"forger": FORGER, "prewriter": PREWRITER, "wrapper": REACHING["wrapper"][0]}
-    answers["honest"] = None
+    answers["honest"] = answers["gate-fitter"] = None
     for student, answer in answers.items():
         notebook = sample_submissions.answer_key(source, release)
         if answer is not None:
             _answer_cell(notebook, f"{PREDICT}-answer").source = answer
+        if student == "gate-fitter":  # a value answer computed by the library's estimator
+            _answer_cell(notebook, f"{GATES}-answer").source = GATES_BY_THE_ESTIMATOR
         sample_submissions.write(notebook, out / student / "ch01" / source_path.name)
     start = time.perf_counter()
     grades.main(str(course), str(out))
@@ -248,9 +279,20 @@ def test_an_honest_numpy_answer_beside_them_keeps_full_marks(evasions):
     assert evasions["honest"].score == 2.0 and evasions["honest"].reason == "", evasions["honest"]
 
 
+def test_a_value_answer_computed_by_the_library_is_refused_in_grades_csv(graded):
+    _, table = graded
+    row = table["gate-fitter", GATES]
+    assert row["score"] == "0", row
+    assert row["reason"].startswith(
+        "refused: before and_not, two_of_three, implies were read, cell"
+    )
+    assert "_online.OnlineLinearClassifier" in row["reason"], row
+    assert table["gate-fitter", PREDICT]["score"] == "2"  # the rest is the answer key's
+
+
 def test_the_honest_answer_keeps_full_marks(graded):
     course, table = graded
-    for question in (PREDICT, "ex-ch1-activation"):
+    for question in (PREDICT, "ex-ch1-activation", GATES):
         assert table["honest", question]["score"] == "2", table["honest", question]
     # What the test cell shows in the feedback: the recording, and nothing of the cases.
     (executed,) = (course / "sandbox" / "honest" / "ch01").glob("*.ipynb")
@@ -269,6 +311,228 @@ def test_the_notebook_never_sees_the_hidden_cases(graded):
     notebook = nbformat.read(executed, as_version=4)
     assert submission.ELSEWHERE in "".join(cell.source for cell in notebook.cells)
     assert sandbox.own_groups() == []
+
+
+# Value answers (chapters 7 and 9), each computed by the library's implementation
+# of what its exercise asks: (checker's module, checker, names, answer cell, what is reached).
+VALUE_REACHING = {
+    "estimator": (
+        "ch07",
+        "check_lifted_xor_weights",
+        ("w", "b"),
+        "import numpy as np\nimport perceptron_lib as pl\n\n"
+        "X, y = pl.logic_gate('xor')\n"
+        "model = pl.Perceptron().fit(np.column_stack([X, X[:, 0] * X[:, 1]]), y)\n"
+        "w, b = model.coef_.tolist(), float(model.intercept_)\n",
+        "_online.OnlineLinearClassifier",  # Perceptron's own methods' class
+    ),
+    "reference": (
+        "ch09",
+        "check_multiclass_step",
+        ("scores", "rival", "W_new"),
+        "from perceptron_lib.exercises import ch09\n\n"
+        "_e = ch09.STEP_EXAMPLE\n"
+        "scores, rival, W_new = ch09._step_answers(_e['W'], _e['z'], _e['c'])\n",
+        "_step_answers",
+    ),
+    "multiclass": (
+        "ch09",
+        "check_three_group_weights",
+        ("W",),
+        "import numpy as np\nfrom perceptron_lib import MulticlassPerceptron\n"
+        "from perceptron_lib.exercises.ch09 import THREE_GROUPS as _g\n\n"
+        "_m = MulticlassPerceptron().fit(_g['x'].reshape(-1, 1), _g['y'])\n"
+        "W = np.column_stack([_m.intercept_, _m.coef_[:, 0]]).tolist()\n",
+        "MulticlassPerceptron",
+    ),
+}
+# Honest value answers: by hand, one with a permitted helper (the truth table).
+VALUE_HONEST = {
+    "by-hand": (
+        "ch07",
+        "check_lifted_xor_weights",
+        ("w", "b"),
+        "w = [1.0, 1.0, -2.0]\nb = -0.5\n",
+    ),
+    "helper": (
+        "ch07",
+        "check_lifted_xor_weights",
+        ("w", "b"),
+        "import numpy as np\nfrom perceptron_lib import logic_gate\n\n"
+        "X, y = logic_gate('xor')\nw, b = np.array([1.0, 1.0, -2.0]), -0.5\n"
+        "assert np.all(y * (np.column_stack([X, X[:, 0] * X[:, 1]]) @ w + b) > 0)\n",
+    ),
+}
+# A value learnt by the library in an earlier answer cell, copied in the answer cell.
+SMUGGLED = (
+    "import numpy as np\nimport perceptron_lib as pl\n\n"
+    "_X, _y = pl.logic_gate('xor')\n"
+    "_model = pl.Perceptron().fit(np.column_stack([_X, _X[:, 0] * _X[:, 1]]), _y)\n",
+    "w, b = _model.coef_.tolist(), float(_model.intercept_)\n",
+)
+
+
+def _value_right(module: str, checker: str, source: str, names: tuple) -> bool:
+    """Does the chapter's checker accept the values ``source`` assigns (as today's grader did)?"""
+    namespace: dict = {}
+    exec(source, namespace)  # noqa: S102 - the test's own answer cells
+    checks = importlib.import_module(f"perceptron_lib.exercises.{module}")
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            getattr(checks, checker)(*(namespace[name] for name in names))
+    except ExerciseFailure:
+        return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def value_evasions():
+    """The honest value answers, then each of VALUE_REACHING, then SMUGGLED: one sandbox."""
+    answers = [*VALUE_HONEST.values(), *VALUE_REACHING.values()]
+    cells, questions = [], []
+    for n, (module, checker, names, source, *_) in enumerate(answers):
+        cells += [source, ""]
+        questions.append(
+            evaluation.Question(
+                f"v{n}", 2 * n + 1, module, checker, names[0], [], [2 * n], names, 2 * n
+            )
+        )
+    module, checker, names, *_ = VALUE_REACHING["estimator"]
+    start = len(cells)
+    cells += [SMUGGLED[0], SMUGGLED[1], ""]
+    questions.append(
+        evaluation.Question(
+            "smuggled",
+            start + 2,
+            module,
+            checker,
+            names[0],
+            [],
+            [start, start + 1],
+            names,
+            start + 1,
+        )
+    )
+    outcomes = evaluation.evaluate(cells, questions, sandbox.Limits(), 30)
+    keys = [*VALUE_HONEST, *VALUE_REACHING, "smuggled"]
+    answers.append(VALUE_REACHING["estimator"])
+    return {
+        key: judge.judge_values(
+            module, checker, list(names), {}, outcomes[question.grade_id].records, 2.0
+        )
+        for key, question, (module, checker, names, *_) in zip(
+            keys, questions, answers, strict=True
+        )
+    }
+
+
+@pytest.mark.parametrize("way", sorted(VALUE_REACHING))
+def test_a_value_computed_by_the_library_is_refused(value_evasions, way):
+    module, checker, names, source, reached = VALUE_REACHING[way]
+    assert _value_right(module, checker, source, names)  # full marks from the checker itself
+    verdict = value_evasions[way]
+    assert verdict.score == 0 and verdict.reason.startswith("refused: before"), verdict
+    assert reached in verdict.reason, verdict
+
+
+def test_a_value_learnt_in_an_earlier_answer_cell_is_refused(value_evasions):
+    verdict = value_evasions["smuggled"]
+    assert verdict.score == 0 and "_online.OnlineLinearClassifier" in verdict.reason, verdict
+    assert verdict.reason.startswith("refused: before w, b were read, cell "), verdict
+
+
+@pytest.mark.parametrize("way", sorted(VALUE_HONEST))
+def test_honest_values_keep_full_marks(value_evasions, way):
+    assert value_evasions[way].score == 2.0 and value_evasions[way].reason == "", value_evasions[
+        way
+    ]
+
+
+# Answers that defeat the tracing from inside its process, each then returning the
+# library's own prediction: (the answer cell, what the reason names).
+LIBRARY_PREDICTION = "_c._reference_prediction(w, x, b)"
+DEFEATS = {
+    # The tracer's own record, emptied after the library was called (no ctypes).
+    "record": (
+        "import sys\n" + REFERENCE + "def predict(w, x, b):\n    tracer = sys.getprofile()\n"
+        f"    result = {LIBRARY_PREDICTION}\n"
+        "    tracer.reached.clear()\n    tracer.tampered.clear()\n    return result\n",
+        "sys.getprofile",
+    ),
+    "ctypes": (
+        "import ctypes\n" + REFERENCE + "def predict(w, x, b):\n"
+        "    ctypes.pythonapi.PyEval_SetProfile(None, None)\n"
+        f"    return {LIBRARY_PREDICTION}\n",
+        "ctypes.",
+    ),
+    "setprofile": (
+        "import sys\n" + REFERENCE + "def predict(w, x, b):\n    sys.setprofile(None)\n"
+        f"    return {LIBRARY_PREDICTION}\n",
+        "sys.setprofile",
+    ),
+    "subprocess": (
+        "import subprocess, sys\n\n\ndef predict(w, x, b):\n"
+        "    code = ('from perceptron_lib.exercises.ch01 import _reference_prediction as f; '\n"
+        "            f'print(f({list(w)!r}, {list(x)!r}, {float(b)!r}))')\n"
+        "    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True)\n"
+        "    return int(out.stdout)\n",
+        "subprocess.Popen",
+    ),
+    "system": (
+        "import os\n\n\ndef predict(w, x, b):\n    os.system('true')\n"
+        "    return 1 if sum(a * c for a, c in zip(w, x)) + b > 0 else -1\n",
+        "os.system",
+    ),
+    "write": (
+        "def predict(w, x, b):\n    with open('/tmp/answer.txt', 'w') as file:\n"
+        "        file.write('1')\n"
+        "    return 1 if sum(a * c for a, c in zip(w, x)) + b > 0 else -1\n",
+        "a file written outside",
+    ),
+    "cffi": (
+        "def predict(w, x, b):\n    import cffi  # noqa: F401\n"
+        "    return 1 if sum(a * c for a, c in zip(w, x)) + b > 0 else -1\n",
+        "import cffi",
+    ),
+}
+# Honest answers beside them: NumPy, and matplotlib drawn in the answer cell.
+PLOTTING = (
+    "import matplotlib.pyplot as plt\nimport numpy as np\n\n"
+    "fig, ax = plt.subplots()\nax.plot([0, 1], [1, 0])\n"
+    "fig.savefig('line.png')\nplt.close(fig)\n\n\n"
+    "def predict(w, x, b):\n"
+    "    return 1 if np.dot(np.asarray(w, float), np.asarray(x, float)) + b > 0 else -1\n"
+)
+
+
+@pytest.fixture(scope="module")
+def defeats():
+    """The honest answers, then each of DEFEATS, each redefining ``predict``: one sandbox."""
+    names = sorted(DEFEATS)
+    honest = PLOTTING.split("fig, ax")[0] + PLOTTING.split("plt.close(fig)\n")[1]
+    calls, questions, cells = _predict_questions(
+        [honest, PLOTTING] + [DEFEATS[n][0] for n in names]
+    )
+    outcomes = evaluation.evaluate(cells, questions, sandbox.Limits(), 30)
+    keys = ["numpy", "plotting", *names]
+    return {
+        key: judge.judge(calls, outcomes[question.grade_id].records, 2.0)
+        for key, question in zip(keys, questions, strict=True)
+    }
+
+
+@pytest.mark.parametrize("way", sorted(DEFEATS))
+def test_each_way_of_defeating_the_tracing_is_refused(defeats, way):
+    verdict = defeats[way]
+    assert verdict.score == 0, verdict
+    assert verdict.reason.startswith("refused: while it was graded, predict changed"), verdict
+    assert f"({DEFEATS[way][1]}" in verdict.reason, verdict
+    assert verdict.reason.endswith("Ask the instructor to read it"), verdict
+
+
+@pytest.mark.parametrize("way", ["numpy", "plotting"])
+def test_honest_answers_beside_the_defeats_keep_full_marks(defeats, way):
+    assert defeats[way].score == 2.0 and defeats[way].reason == "", defeats[way]
 
 
 LIFTED = """import numpy as np
@@ -330,7 +594,7 @@ def test_refuse_calls_follows_default_arguments():
 
 
 def test_values_recorded_twice_are_not_graded():
-    """A value question's record comes from the kernel: a second one is the notebook's."""
+    """The fresh sandbox sends one record per value question: two are not graded."""
     right = {"question": "q", "values": {"w": [1.0, 1.0, -2.0], "b": -0.5}}
     once = judge.judge_values("ch07", "check_lifted_xor_weights", ["w", "b"], {}, [right], 2.0)
     assert once.score == 2.0, once

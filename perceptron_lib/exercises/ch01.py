@@ -455,4 +455,7 @@ true, so it should output +1 (fires).
 # The library's functions an answer may call while ``make grade`` grades it, by
 # checker (none for a checker not listed): the grader refuses an answer that
 # reaches any other function of the library, which holds every solution.
-PERMITTED_HELPERS: dict[str, tuple] = {}
+PERMITTED_HELPERS: dict[str, tuple] = {
+    # A value answer may load truth tables to look at (data, no weights in them).
+    "check_three_gates": (logic_gate, at_least_m_of_n),
+}

@@ -431,4 +431,8 @@ def check_two_layer_network(
 # The library's functions an answer may call while ``make grade`` grades it, by
 # checker (none for a checker not listed): the grader refuses an answer that
 # reaches any other function of the library, which holds every solution.
-PERMITTED_HELPERS: dict[str, tuple] = {}
+PERMITTED_HELPERS: dict[str, tuple] = {
+    # A value answer may load the gate's truth table (data, no weights in it).
+    "check_lifted_xor_weights": (logic_gate,),
+    "check_two_layer_network": (logic_gate,),
+}

@@ -10,6 +10,11 @@ the moment the function is called on them. A result counts only if it carries
 the one-time number sent with its case, so a line prepared in advance (by an
 answer cell, in any file) is never taken for a result.
 
+A value question (the answer cell assigns numbers) is read there too: its
+values, as the answer cells above its test left them, come back with what
+each answer cell reached of the library (:func:`grading.judge.judge_values`
+refuses an answer that computed them with the library's own solution).
+
 A question that runs out of time, or whose function kills its process, gets
 the reason; the questions after it are evaluated in a new sandbox.
 """
@@ -45,6 +50,8 @@ class Question:
     function: str
     cases: list  # per checker call: the encoded cases to run (public, then hidden)
     cells: list  # the answer cells (indices) defining what it uses, up to its test cell
+    names: tuple = ()  # a value question's names (then ``cases`` is empty)
+    answer: int | None = None  # a value question's answer cell (index), if it has one
 
 
 @dataclass
@@ -145,6 +152,9 @@ def _serve(
         message = probe.receive(deadline)
         if message.get("question") != question.grade_id:
             continue
+        if question.names and ("values" in message or "too_large" in message):
+            outcome.records.append(message)  # a value question's record, read by the judge
+            continue
         if message.get("done"):
             if "checker_raised" in message:
                 outcome.records.append(
@@ -215,6 +225,8 @@ def evaluate(
                                 "checker": q.checker,
                                 "function": q.function,
                                 "cells": q.cells,
+                                "names": list(q.names),
+                                "answer": q.answer,
                             }
                             for q in left
                         ],

@@ -443,6 +443,40 @@ def callee_note(function: str, failed: dict[str, tuple[str, bool]]) -> str:
 _QUIET = threading.Lock()
 
 
+def _values_refusal(names_text: str, record: dict) -> str | None:
+    """Why a value answer is refused: its cells reached the library, or touched the tracing.
+
+    ``record["reached"]`` maps each answer cell (its number, from 1) that ran
+    before the values were read to the library's functions it entered.
+
+    >>> _values_refusal("w, b", {"reached": {"7": ["perceptron_lib.m.fit"]}})[:58]
+    'refused: before w, b were read, cell 7 reached the library'
+    >>> _values_refusal("w, b", {"reached": {}, "profiled": True}) is None
+    True
+    """
+    tampered = [str(t) for t in record.get("tampered") or []]
+    if record.get("profiled") is False and "the tracing" not in tampered:
+        tampered.append("the tracing")
+    if tampered:
+        return (
+            f"refused: before {names_text} were read, an answer cell changed or escaped "
+            f"the grader's tracing ({', '.join(tampered[:3])}); an answer computes its "
+            "values itself. Ask the instructor to read it"
+        )
+    reached = record.get("reached") or {}
+    if not isinstance(reached, dict) or not reached:
+        return None
+    cell, found = next(iter(reached.items()))
+    found = [str(f) for f in found] if isinstance(found, list) else [str(found)]
+    more = sum(len(f) if isinstance(f, list) else 1 for f in reached.values()) - 1
+    shown = found[0] + (f" and {more} more" if more > 0 else "")
+    return (
+        f"refused: before {names_text} were read, cell {cell} reached the library's "
+        f"{shown}: the exercise is to find the values yourself, by hand or with NumPy "
+        "and your own code"
+    )
+
+
 def judge_values(
     module: str,
     checker: str,
@@ -457,30 +491,38 @@ def judge_values(
 ) -> Verdict:
     """Score a value question: the chapter's checker run here on the values recorded.
 
-    The sandbox only wrote the values of ``names`` (as data, :mod:`grading.codec`);
-    the checker, imported here from the library, decides: full points if it
-    accepts them, none with its message if it does not. ``answer_error`` is the
-    error the answer cell raised, if any: then nothing is judged (the names may
-    still hold values an earlier cell of the chapter gave them), and an answer
-    cell still as released (``answered=False``) is "not answered".
+    The fresh sandbox (:mod:`grading.probe`) sent the values of ``names`` (as
+    data, :mod:`grading.codec`), read after the answer cells above the test ran
+    there, traced. An answer whose cells reached the library's functions (other
+    than the exercise's permitted helpers) or changed the tracing is refused.
+    Otherwise the checker, imported here from the library, decides: full points
+    if it accepts them, none with its message if it does not. ``answer_error``
+    is the error the answer cell raised in the notebook's run, if any: then
+    nothing is judged (the names may still hold values an earlier cell of the
+    chapter gave them), and an answer cell still as released
+    (``answered=False``) is "not answered".
     """
+    names_text = ", ".join(names)
     written = [r for r in records if "values" in r or "too_large" in r]
     if not written:
         return Verdict(0.0, max_score, 0, 1, missing)
-    if len(written) > 1:  # the probe writes once: the other lines came from the notebook
+    if len(written) > 1:  # the probe sends one record per question
         return Verdict(
             0.0,
             max_score,
             0,
             1,
-            f"the values were recorded {len(written)} times, once by the grader's check "
-            "and otherwise by the notebook itself: not graded",
+            f"the values were recorded {len(written)} times (the grader records them "
+            "once): not graded",
         )
     (record,) = written
+    refused = _values_refusal(names_text, record)
+    if refused is not None:
+        return Verdict(0.0, max_score, 0, 1, refused)
+    answer_error = answer_error or record.get("answer_raised") or None
     if answer_error and not answered:
         return Verdict(0.0, max_score, 0, 1, NOT_ANSWERED)
     if answer_error:  # its names may still hold the chapter's values: never judged
-        names_text = ", ".join(names)
         return Verdict(
             0.0,
             max_score,

@@ -21,10 +21,16 @@ method, a compiled loop (wrapped here in a Python function, since numba's
 dispatcher has no Python frame). The grader refuses such an answer unless the
 function is one of the exercise's permitted helpers (``PERMITTED_HELPERS`` in
 the chapter's checker module). It also notes an answer that switches the
-tracing off or starts a process or a thread that escapes it.
+tracing off or starts a process or a thread that escapes it. An audit hook
+(:mod:`grading.guard`), added before any student code and never removable,
+refuses ``ctypes``, replacing the tracing, processes and writes outside the
+folder, and keeps what the tracer noted out of the student's reach.
 
-:func:`values`, for a value question, is called in the notebook's kernel (the
-values are data: the grader runs the checker on them outside).
+A value question (an answer cell that assigns numbers) is recorded here too:
+every answer cell runs traced, and the values are read once the cells above
+the question's test cell have run. A cell that reached the library (beyond the
+permitted helpers) before the values were read is named with what it reached;
+the grader runs the checker on the values outside, or refuses them.
 """
 
 from __future__ import annotations
@@ -46,6 +52,7 @@ import types
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from codec import decode, encode  # noqa: E402
+from guard import install  # noqa: E402
 
 MAX_RECORD = 1_000_000  # characters of one case's results
 MAX_PRINTED = 20_000_000  # characters of a question's prints kept for its test cell
@@ -62,28 +69,10 @@ LOOKING = {
 }
 
 
-def _write(path: str, record: dict) -> None:
-    line = json.dumps(record)
-    if len(line) > MAX_RECORD:
-        record = {k: v for k, v in record.items() if k in ("question", "call", "case")}
-        record["too_large"] = len(line)
-        line = json.dumps(record)
-    with open(path, "a", encoding="utf-8") as file:
-        file.write(line + "\n")
-        file.flush()
-
-
-def values(question: str, names: list[str], namespace: dict, results_path: str) -> None:
-    """Record the values of ``names`` in the notebook's ``namespace`` for ``question``."""
-    record: dict = {"question": question, "values": {}, "missing": []}
-    for name in names:
-        if name in namespace:
-            record["values"][name] = encode(namespace[name])
-        else:
-            record["missing"].append(name)
-    _write(results_path, record)
-    _write(results_path, {"question": question, "done": True})
-    print(f"The values of {', '.join(names)} were recorded; the grader checks them.")
+# The library's code that holds no answer: a module's body, run when an answer cell
+# imports it, and a module's own look-ups (perceptron_lib imports its figure
+# functions on first use).
+_NO_ANSWER = {"<module>", "__getattr__", "__dir__"}
 
 
 class Tracer:
@@ -101,7 +90,8 @@ class Tracer:
         self.here = os.path.abspath(__file__)
         self.escapes = escapes  # id(builtin) -> its name: never expected from an answer
         self.permitted: set = set()
-        self.window = False
+        self.window = False  # a graded function is running
+        self.cell = False  # an answer cell is running: its calls into the library count too
         self.reached: list[str] = []
         self.tampered: list[str] = []
 
@@ -120,11 +110,14 @@ class Tracer:
                 self.window and name not in LOOKING and not self._ours(frame.f_code)
             ):
                 self._note(self.tampered, name)
+                sys.audit("grading.tampered", name)  # kept by the guard, out of reach
             return
-        if event != "call" or not self.window:
+        if event != "call" or not (self.window or self.cell):
             return
         code = frame.f_code
         if not code.co_filename.startswith(self.library) or code in self.permitted:
+            return
+        if code.co_qualname in _NO_ANSWER:
             return
         caller = frame.f_back
         if caller is None or self._ours(caller.f_code):
@@ -363,7 +356,55 @@ def _run(source: str, namespace: dict, filename: str) -> str | None:
     return None
 
 
-def _question(channel, question, namespace, tracer, printed, checkers, seconds):
+def _tampered(tracer: Tracer, guard, before: list) -> list[str]:
+    """What was done to the tracing or the process: this question's first, then earlier ones."""
+    found = []
+    for name in [*guard.refused, *tracer.tampered]:
+        if name not in found:
+            found.append(name)
+    return [n for n in found if n not in before] + [n for n in found if n in before]
+
+
+def _cell(source: str, number: int, namespace: dict, tracer: Tracer, helpers: set) -> dict:
+    """Run one answer cell, traced: the library's functions it entered, and its error."""
+    tracer.permitted, tracer.reached, tracer.cell = helpers, [], True
+    try:
+        raised = _run(source, namespace, f"{STUDENT}{number + 1}>")
+    finally:
+        tracer.cell = False
+    return {"reached": tracer.reached, "raised": raised}
+
+
+def _values(channel, question, namespace, tracer, printed, ran: dict, guard, before) -> None:
+    """Send the values a value question names, as the answer cells above its test left them.
+
+    With them: the library's functions each answer cell run so far entered
+    (by the cell's number, from 1; the question's own answer cell first: a
+    value computed in an earlier answer cell and copied is refused too), the
+    error the question's own answer cell raised here, and what was done to the
+    tracing.
+    """
+    record: dict = {"question": question["id"], "values": {}, "missing": []}
+    for name in question["names"]:
+        if name in namespace:
+            record["values"][name] = encode(namespace[name])
+        else:
+            record["missing"].append(name)
+    answer = question.get("answer")
+    order = sorted(ran, key=lambda n: (n != answer, n))  # the question's own answer cell first
+    record["reached"] = {str(n + 1): ran[n]["reached"] for n in order if ran[n]["reached"]}
+    record["answer_raised"] = ran[answer]["raised"] if answer in ran else None
+    record["tampered"] = _tampered(tracer, guard, before)
+    record["profiled"] = sys.getprofile() is tracer
+    channel.send(record)
+    text, count = printed.take()
+    channel.send(
+        {"question": question["id"], "done": True, "printed": count, "printed_text": text},
+        limit=MAX_PRINTED + MAX_RECORD,
+    )
+
+
+def _question(channel, question, namespace, tracer, printed, checkers, seconds, guard, before):
     module, checker = question["module"], question["checker"]
     path, permitted = checkers[module]
     tracer.permitted = permitted.get(checker, set())
@@ -384,7 +425,7 @@ def _question(channel, question, namespace, tracer, printed, checkers, seconds):
                     "nonce": message["nonce"],
                     **outcome,
                     "reached": tracer.reached,
-                    "tampered": tracer.tampered,
+                    "tampered": _tampered(tracer, guard, before),
                     "profiled": sys.getprofile() is tracer,
                 }
             )
@@ -452,6 +493,9 @@ def main() -> None:
         }
         checkers[module] = (checks.__file__, permitted)
     _wrap_compiled_loops("perceptron_lib")
+    here = os.path.dirname(os.path.abspath(__file__))
+    installed = [sys.prefix, sys.base_prefix, sys.exec_prefix, library, here]
+    guard = install(installed, os.getcwd())
     # The student's cells get a module of their own as __main__, as in a notebook:
     # this module, the probe, is not theirs to change.
     main_module = types.ModuleType("__main__")
@@ -465,16 +509,22 @@ def main() -> None:
     _wrap_compiled_loops("perceptron_lib")  # the modules those imports loaded
     tracer = Tracer(library, _escapes())
     sys.stdout = sys.stderr = printed
-    threading.setprofile(tracer)
+    # Not threading.setprofile: it would leave the tracer in threading's globals,
+    # where an answer could reach it without a call; a thread is refused anyway.
     sys.setprofile(tracer)
-    done = 0
+    done, ran = 0, {}
     for question in setup["questions"]:
+        before = _tampered(tracer, guard, [])
+        helpers = checkers[question["module"]][1].get(question["checker"], set())
         for number in question["cells"]:  # answer cells not yet run, in the notebook's order
             if number >= done:
-                _run(setup["cells"][number], namespace, f"{STUDENT}{number + 1}>")
+                ran[number] = _cell(setup["cells"][number], number, namespace, tracer, helpers)
         done = max([done, *[n + 1 for n in question["cells"]]])
+        if question.get("names"):
+            _values(channel, question, namespace, tracer, printed, ran, guard, before)
+            continue
         seconds = int(setup.get("seconds", ALARM_SECONDS))
-        _question(channel, question, namespace, tracer, printed, checkers, seconds)
+        _question(channel, question, namespace, tracer, printed, checkers, seconds, guard, before)
     sys.setprofile(None)
     channel.send({"finished": True})
 

@@ -21,7 +21,6 @@ import nbformat
 from . import evaluation, judge, sandbox
 
 CELL_TIMEOUT = 30  # seconds a cell may run before it is interrupted
-MAX_RESULTS = 50_000_000  # characters of results read back from a sandbox
 
 
 @dataclass
@@ -88,18 +87,12 @@ def tests_of(source: nbformat.NotebookNode) -> dict[str, Test]:
     return found
 
 
-# A function question's test cell, in the notebook's run: the function is called
-# elsewhere, in a fresh sandbox (grading.evaluation), on cases this run never sees.
+# A test cell, in the notebook's run: the function is called, or the values are
+# read, elsewhere, in a fresh sandbox (grading.evaluation), which this run never reaches.
 ELSEWHERE = "# This question is graded outside the notebook's process.\n"
 
 
 def probe_cell(test: Test) -> str:
-    if test.names:
-        return (
-            f"import sys as _s\n_s.path.insert(0, {sandbox.GRADING!r})\nimport probe as _p\n"
-            f"_p.values({test.grade_id!r}, {list(test.names)!r}, globals(), "
-            "'out/results.jsonl')"
-        )
     return ELSEWHERE
 
 
@@ -115,21 +108,6 @@ def run_notebook(submitted: nbformat.NotebookNode, tests: dict[str, Test]):
             cell.source = probe_cell(tests[grade_id])
             where[index] = grade_id
     return notebook, where
-
-
-def _records(path: Path) -> list[dict]:
-    if not path.exists():
-        return []
-    records = []
-    with open(path, encoding="utf-8", errors="replace") as file:
-        for line in file.read(MAX_RESULTS).splitlines():
-            try:
-                record = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(record, dict):
-                records.append(record)
-    return records
 
 
 def _status(path: Path) -> dict:
@@ -206,7 +184,8 @@ def _answer_cells(notebook: nbformat.NotebookNode, before: int, function: str) -
     """The cells above the test cell at ``before`` that the fresh sandbox runs.
 
     The answer cells (nbgrader's solution cells), and a cell the student added
-    that defines the graded function itself.
+    that defines the graded function itself. (A value question's values are
+    read from its answer cell: a chapter's own cells may assign the same names.)
     """
     return [
         index
@@ -214,6 +193,18 @@ def _answer_cells(notebook: nbformat.NotebookNode, before: int, function: str) -
         if cell.cell_type == "code"
         and (cell.metadata.get("nbgrader", {}).get("solution") or _defines(cell.source, function))
     ]
+
+
+def _answer_index(notebook: nbformat.NotebookNode, grade_id: str) -> int | None:
+    """The index of the question's answer cell (``<grade_id>-answer``), if there is one."""
+    return next(
+        (
+            index
+            for index, cell in enumerate(notebook.cells)
+            if cell.metadata.get("nbgrader", {}).get("grade_id") == f"{grade_id}-answer"
+        ),
+        None,
+    )
 
 
 def _answer_sources(notebook: nbformat.NotebookNode, grade_id: str) -> list[str]:
@@ -291,7 +282,6 @@ def grade_notebook(
             str(CELL_TIMEOUT),
         ]
         result = sandbox.run(work, inner, limits)
-        records = _records(work / "out" / "results.jsonl")
         status = _status(work / "out" / "status.json")
         try:
             executed = nbformat.read(work / "out" / "executed.ipynb", as_version=4)
@@ -299,7 +289,8 @@ def grade_notebook(
                 raise ValueError("cells changed")
         except Exception:  # noqa: BLE001 - not written, or not a notebook: no outputs
             executed = notebook
-    # The functions, called in a fresh sandbox on cases only the grader holds.
+    # The functions, called in a fresh sandbox on cases only the grader holds; the
+    # values, read there too, after the answer cells ran traced.
     questions = [
         evaluation.Question(
             grade_id,
@@ -309,17 +300,21 @@ def grade_notebook(
             tests[grade_id].function,
             evaluation.cases_of(calls[grade_id]),
             _answer_cells(submitted, index, tests[grade_id].function),
+            tests[grade_id].names,
+            _answer_index(submitted, grade_id) if tests[grade_id].names else None,
         )
         for index, grade_id in where.items()
-        if not tests[grade_id].names
     ]
     cells = [c.source if c.cell_type == "code" else "" for c in submitted.cells]
-    answers = {q.grade_id: [cells[i] for i in q.cells] for q in questions}
+    answers = {q.grade_id: [cells[i] for i in q.cells] for q in questions if not q.names}
     outcomes = evaluation.evaluate(cells, questions, limits, CELL_TIMEOUT) if questions else {}
     for question in questions:
         outcome = outcomes[question.grade_id]
         checker = tests[question.grade_id].checker
         text = f"The results of {checker} were recorded; the grader compares them.\n"
+        if question.names:
+            names = ", ".join(question.names)
+            text = f"The values of {names} were recorded; the grader checks them.\n"
         executed.cells[question.index].outputs = [
             nbformat.v4.new_output("stream", name="stdout", text=text)
         ]
@@ -331,8 +326,8 @@ def grade_notebook(
             )
     verdicts = {}
     for index, grade_id in where.items():
-        own = [r for r in records if r.get("question") == grade_id]
         reason = missing_reason(index, status, result.timed_out, limits, result.over_quota)
+        outcome = outcomes[grade_id]
         if tests[grade_id].names:
             test = tests[grade_id]
             verdict = judge.judge_values(
@@ -340,15 +335,14 @@ def grade_notebook(
                 test.checker,
                 list(test.names),
                 test.keywords,
-                own,
+                outcome.records,
                 test.points,
-                missing=reason,
+                missing=outcome.missing or reason,
                 answer_error=_answer_error(executed, grade_id),
                 answered=not judge.unanswered(_answer_sources(submitted, grade_id)),
             )
             verdicts[grade_id] = {"index": index, **asdict(verdict)}
             continue
-        outcome = outcomes[grade_id]
         verdict = judge.judge(
             calls[grade_id],
             outcome.records,
