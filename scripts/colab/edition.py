@@ -12,8 +12,15 @@
   (macros.py), cross-references and citations linked to the site
   (references.py);
 - the executed outputs of the chapter, figures included (the glue records
-  and the widgets' saved views, which Colab cannot show, left out);
+  and the widgets' saved views, which Colab cannot show, left out), and each
+  figure's caption in a Markdown cell after it;
 - every solution collapsed in a ``<details>`` block, its code shown, not run.
+
+The cells' tags decide what a Colab reader sees: ``remove-input`` and
+``hide-input`` cells (the glue calls, set-up) keep their code, which must
+run; ``remove-output`` cells (the widgets) keep their code without outputs;
+``web-only`` and ``print-only`` cells, which speak of the web page or of paper,
+are left out, and so is the macros front matter (``remove-cell``).
 
 Usage: ``python scripts/colab/edition.py [OUT_DIR]`` (default ``colab``), with
 ``REPOSITORY=owner/name`` in the environment to name the repository (default:
@@ -29,6 +36,7 @@ import sys
 from pathlib import Path
 
 import nbformat
+import tomllib
 from directives import Block, convert_directive, details, split_blocks
 from glue_values import glue_markdown, glue_plain, glue_text, glued_values, is_glue_output
 from macros import expand_macros, front_matter_macros, mathjax_macros
@@ -47,6 +55,8 @@ from roles import citation, convert_inline, escape_markdown, explicit_text
 ROOT = Path(__file__).resolve().parents[2]
 INSTALL_TAG = "colab-install"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+# The library's extras (pyproject.toml) and the imports that need them.
+EXTRA_MODULES = {"distributed": ("distributed", "dask", "perceptron_lib.distributed")}
 GLUE_IMPORT = re.compile(r"^from myst_nb import glue\n", re.MULTILINE)
 SOLUTION_MARKER = re.compile(
     r"^```\{solution-start\}[ \t]*(?P<label>\S+)[^\n]*\n(?::[^\n]*\n)*```[ \t]*$\n?"
@@ -67,20 +77,46 @@ def glue(name, variable, display=True):
 '''
 
 
-def install_source(repository: str) -> str:
-    """The source of cell 0: install the library from ``owner/name`` on GitHub.
+def install_source(repository: str, extra: tuple[str, ...] = ()) -> str:
+    """The source of cell 0: install the library from ``owner/name`` on GitHub,
+    then the ``extra`` requirements (packages Colab does not ship), if any.
 
     Examples
     --------
     >>> print(install_source("ada/perceptron-course"))
     # Install the course's library (on Colab, or in any fresh environment).
     %pip install -q "perceptron_lib @ git+https://github.com/ada/perceptron-course"
+    >>> print(install_source("ada/c", ("dask[distributed]>=2026.8.0",)).splitlines()[-1])
+    %pip install -q "dask[distributed]>=2026.8.0"
     """
     requirement = f"perceptron_lib @ git+https://github.com/{repository}"
-    return (
-        "# Install the course's library (on Colab, or in any fresh environment).\n"
-        f'%pip install -q "{requirement}"'
-    )
+    lines = [
+        "# Install the course's library (on Colab, or in any fresh environment).",
+        f'%pip install -q "{requirement}"',
+    ]
+    if extra:
+        lines.append("# This chapter also needs packages that Colab does not ship:")
+        lines += [f'%pip install -q "{package}"' for package in extra]
+    return "\n".join(lines)
+
+
+def extra_requirements(notebook: nbformat.NotebookNode, root: Path = ROOT) -> tuple[str, ...]:
+    """The library's optional requirements a chapter's code needs beyond Colab's stack.
+
+    An extra of ``pyproject.toml`` is needed when a code cell imports one of
+    the modules listed for it in ``EXTRA_MODULES`` (Colab has ipywidgets, and
+    the library runs without numba, so only Dask's distributed scheduler is
+    missing there).
+    """
+    with open(root / "pyproject.toml", "rb") as file:
+        extras = tomllib.load(file)["project"]["optional-dependencies"]
+    code = "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "code")
+    needed = []
+    for extra, modules in EXTRA_MODULES.items():
+        names = "|".join(re.escape(module) for module in modules)
+        if re.search(rf"^\s*(from|import)\s+({names})\b", code, re.MULTILINE):
+            needed += extras[extra]
+    return tuple(needed)
 
 
 class Site:
@@ -291,15 +327,16 @@ class Chapter:
     # The notebook.
     def edition(self) -> nbformat.NotebookNode:
         """The chapter's Colab edition."""
-        cells = [self._new_cell("code", install_source(self.site.repository), "install")]
+        install = install_source(self.site.repository, extra_requirements(self.notebook))
+        cells = [self._new_cell("code", install, "install")]
         cells[0].metadata["tags"] = [INSTALL_TAG]
         cells.append(self._new_cell("code", GLUE_STANDIN.rstrip("\n"), "glue"))
         page = self.site.page_url(self.stem)
         cells.append(
             self._new_cell(
                 "markdown",
-                f"*The Colab edition of a chapter of the course; its web page is [{page}]"
-                f"({page}). Run the first cell to install the course's library.*",
+                "*The Colab edition of this chapter (the course's site shows it as a "
+                f"[web page]({page})). Run the first cell: it installs the course's library.*",
                 "about",
             )
         )
@@ -311,8 +348,6 @@ class Chapter:
                 # The site's and the PDF's own words ("on this page", "on paper").
                 continue
             if cell.cell_type == "code":
-                if "remove-cell" in tags and "google.colab" in cell.source:
-                    continue
                 if solution is not None:
                     solution.append(f"```python\n{cell.source.strip()}\n```")
                 else:

@@ -10,6 +10,7 @@ No built site is read: ``make colab`` works from the sources alone.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -131,13 +132,21 @@ def bibliography_labels(bib_path: Path) -> dict[str, tuple[str, str]]:
     "Marr and Albus", "Brunel et al."; the same rule as the site's
     ``scripts/pdf/author_year_bibliography.py``.
     """
+    return dict(_bibliography_labels(Path(bib_path).resolve()))
+
+
+@functools.lru_cache(maxsize=4)
+def _bibliography_labels(bib_path: Path) -> tuple[tuple[str, tuple[str, str]], ...]:
+    from pybtex.backends.plaintext import Backend
     from pybtex.database import parse_file
 
+    # One backend for every name: render_as("text") looks the backend up each time (slow).
+    text = Backend()
     database = parse_file(str(bib_path))
     labels = {}
     for key, entry in database.entries.items():
         surnames = [
-            " ".join(part.render_as("text") for part in person.rich_last_names)
+            " ".join(part.render(text) for part in person.rich_last_names)
             for person in entry.persons.get("author", [])
         ]
         if len(surnames) > 2:
@@ -145,4 +154,4 @@ def bibliography_labels(bib_path: Path) -> dict[str, tuple[str, str]]:
         else:
             who = " and ".join(surnames) or entry.fields.get("title", "Anonymous")
         labels[key] = (who, entry.fields.get("year", "n.d."))
-    return labels
+    return tuple(labels.items())
