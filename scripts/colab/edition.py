@@ -376,9 +376,8 @@ class Chapter:
                         raise ValueError(f"{self.stem}: solution-end without a start")
                     title = f"<b>{self.solution_title(solution_label)}</b>"
                     body = "\n\n".join(solution)
-                    cells.append(
-                        self._new_cell("markdown", details(title, body), cell, f"s{part}")
-                    )
+                    part += 1
+                    cells.append(self._new_cell("markdown", details(title, body), cell, part))
                     solution = None
                 position = marker.end()
         if solution is not None:
