@@ -119,6 +119,7 @@ MYST_ONLY = {
     "target": re.compile(r"^\([\w:.-]+\)=\s*$", re.M),
     "block break": re.compile(r"^\+\+\+", re.M),
     "comment": re.compile(r"^%", re.M),
+    "definition list": re.compile(r"^:\s", re.M),
     "placeholder": re.compile(r"TODO|FIXME|XXX"),
 }
 
