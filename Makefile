@@ -86,13 +86,14 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 # Two pytest runs side by side (each keeps one core busy): the grading tests,
-# which grade whole classes in sandboxes one after another, and everything else.
+# which grade whole classes in sandboxes one after another, and everything else
+# (with the doctests of scripts/, the tools around the book).
 GRADING_TESTS = tests/test_nbgrader.py $(wildcard tests/test_grading_*.py)
 unit: $(STAMP) bubblewrap
 	$(MAKE) -j2 --output-sync=target unit-library unit-grading
 
 unit-library: $(STAMP)
-	$(BIN)/python -m pytest -q tests perceptron_lib --ignore=tests/test_site.py \
+	$(BIN)/python -m pytest -q tests perceptron_lib scripts --ignore=tests/test_site.py \
 		--ignore=tests/test_jupyterlab.py --ignore=tests/test_pdf.py --ignore=tests/test_binder.py \
 		--ignore=tests/test_chapter_figures.py $(addprefix --ignore=,$(GRADING_TESTS))
 

@@ -467,8 +467,8 @@ def test_criterion_hints_are_not_shown_for_an_unrelated_mistake():
 
 def test_best_pass_right_and_wrong(capsys):
     ch04.check_best_pass(lambda validation_errors: int(np.argmin(validation_errors)) + 1)
-    assert "All 7 checks passed" in capsys.readouterr().out
-    with pytest.raises(ExerciseFailure, match="counted from 1") as failure:
+    assert "All 8 checks passed" in capsys.readouterr().out
+    with pytest.raises(ExerciseFailure, match="no pass 0") as failure:
         ch04.check_best_pass(lambda validation_errors: int(np.argmin(validation_errors)))
     assert str(failure.value).startswith("best_pass(validation_errors=[0.2]) returned 0")
 

@@ -154,6 +154,58 @@ def test_best_pass_with_a_patience_is_rejected_with_its_hint(patience):
     assert "patience" in message and "falls again later" in message
 
 
+@pytest.mark.parametrize("patience", [5, 10, 20, 50, 100])
+def test_best_pass_with_a_longer_patience_is_rejected_too(patience):
+    # The ten-pass case waits only four passes for its minimum; the hundred-pass
+    # plateau catches the patience values libraries use by default.
+    with pytest.raises(ExerciseFailure) as failure:
+        ch04.check_best_pass(_with_patience(patience))
+    message = str(failure.value)
+    assert "an array of shape (103,)" in message  # the long case, abbreviated
+    assert "returned 2" in message and "should return 103" in message
+    assert "patience" in message and "falls again later, to 0.2 at pass 103" in message
+
+
+def test_best_pass_returning_where_a_patience_stops_is_told_to_return_the_kept_pass():
+    def where_patience_10_stops(validation_errors):
+        errors = list(validation_errors)
+        best, without = 0, 0
+        for e in range(1, len(errors)):
+            if errors[e] < errors[best]:
+                best, without = e, 0
+            else:
+                without += 1
+                if without == 10:
+                    return e + 1
+        return best + 1
+
+    with pytest.raises(ExerciseFailure) as failure:
+        ch04.check_best_pass(where_patience_10_stops)
+    message = str(failure.value)
+    assert "returned 12" in message and "should return 103" in message
+    assert "where a rule with a patience would stop training" in message
+    assert "whose weights early stopping keeps" in message
+
+
+def test_best_pass_is_given_numpy_arrays_as_the_chapter_curves_are():
+    # An answer that only works on lists fails, and says why.
+    with pytest.raises(ExerciseFailure) as failure:
+        ch04.check_best_pass(lambda errors: errors.index(min(errors)) + 1)
+    assert "AttributeError" in str(failure.value) and "index" in str(failure.value)
+    # Array-only methods work on every case.
+    ch04.check_best_pass(lambda errors: int(np.asarray(errors).argmin()) + 1)
+
+
+def test_best_pass_hint_for_counting_from_zero_only_on_pass_zero():
+    with pytest.raises(ExerciseFailure) as failure:
+        ch04.check_best_pass(lambda errors: int(np.argmin(errors)))
+    assert "there is no pass 0" in str(failure.value)
+    # argmax + 1 is one less than the answer on [0.3, 0.1], but it is not a count from 0.
+    with pytest.raises(ExerciseFailure) as failure:
+        ch04.check_best_pass(lambda errors: int(np.argmax(errors)) + 1)
+    assert "counted from 1" not in str(failure.value)
+
+
 def test_best_pass_stopping_at_the_first_strict_rise_is_named():
     def before_first_rise(validation_errors):
         errors = list(validation_errors)

@@ -33,6 +33,8 @@ import numpy as np
 from sklearn import datasets
 from sklearn.utils import Bunch
 
+from .checks import _check_int
+
 __all__ = ["downsample_digits", "load_digit_strings"]
 
 N_DIGITS = 10
@@ -64,14 +66,6 @@ def downsample_digits(images) -> np.ndarray:
         raise ValueError(f"images must have shape (n, 8, 8); got {images.shape}.")
     blocks = images.reshape(-1, 4, 2, 4, 2).mean(axis=(2, 4))
     return blocks.reshape(-1, 16) / 16.0
-
-
-def _positive_int(name: str, value: object, smallest: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, Integral):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}: {value!r}.")
-    if value < smallest:
-        raise ValueError(f"{name} must be at least {smallest}, got {value}.")
-    return int(value)
 
 
 def _strings(rng, pool, digit_of, n_strings, min_length, max_length, steps, features):
@@ -134,10 +128,10 @@ def load_digit_strings(
     >>> bool(all(strings.allowed[a, b] for a, b in zip(labels[:-1], labels[1:])))
     True
     """
-    n_train = _positive_int("n_train", n_train, 1)
-    n_test = _positive_int("n_test", n_test, 1)
-    min_length = _positive_int("min_length", min_length, 1)
-    max_length = _positive_int("max_length", max_length, min_length)
+    n_train = _check_int(n_train, "n_train", 1)
+    n_test = _check_int(n_test, "n_test", 1)
+    min_length = _check_int(min_length, "min_length", 1)
+    max_length = _check_int(max_length, "max_length", min_length)
     steps_array = np.asarray(steps)
     if steps_array.ndim != 1 or steps_array.size == 0 or steps_array.dtype.kind not in "iu":
         raise TypeError(f"steps must be a non-empty sequence of ints, got {steps!r}.")

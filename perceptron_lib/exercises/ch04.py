@@ -184,6 +184,11 @@ def _stop_with_patience(errors: NDArray, patience: int) -> int:
     It returns the best pass so far, and misses a smaller error that comes
     later. With ``patience=1`` it stops at the first pass that does not improve.
     """
+    return _patience_run(errors, patience)[0]
+
+
+def _patience_run(errors: NDArray, patience: int) -> tuple[int, int]:
+    """Return ``(best pass so far, pass where it stops)`` of a patience rule, from 1."""
     best, without = 0, 0
     for e in range(1, errors.size):
         if errors[e] < errors[best]:
@@ -191,8 +196,8 @@ def _stop_with_patience(errors: NDArray, patience: int) -> int:
         else:
             without += 1
             if without == patience:
-                break
-    return best + 1
+                return best + 1, e + 1
+    return best + 1, errors.size
 
 
 def _pass_before_first_strict_rise(errors: NDArray) -> int:
@@ -205,9 +210,9 @@ def _pass_before_first_strict_rise(errors: NDArray) -> int:
 
 def _best_pass_hint(arguments: Mapping[str, Any], got: Any, expected: int) -> str | None:
     errors = np.asarray(arguments["validation_errors"], dtype=float)
-    stops = {_stop_with_patience(errors, patience) for patience in range(1, errors.size)}
-    if got in stops and got != expected:
-        later = int(np.argmin(errors)) + 1
+    runs = [_patience_run(errors, patience) for patience in range(1, errors.size)]
+    later = int(np.argmin(errors)) + 1
+    if got != expected and got in {kept for kept, _ in runs}:
         return (
             f"the error stops falling after pass {got} but falls again later, to "
             f"{errors[later - 1]:g} at pass {later}: early stopping here makes all the "
@@ -227,25 +232,37 @@ def _best_pass_hint(arguments: Mapping[str, Any], got: Any, expected: int) -> st
             f"pass before it gives pass {got}, but early stopping keeps the earliest pass "
             "with the smallest error."
         )
-    if got == expected - 1:
-        return "passes are counted from 1: the first entry is the error after pass 1."
+    # Only pass 0 shows a count from 0 for sure: elsewhere one less than the answer
+    # can be another slip's value (an argmax of the errors, say).
+    if got == 0:
+        return (
+            "there is no pass 0: passes are counted from 1, the first entry is the "
+            "error after pass 1."
+        )
     if got in minima.tolist():
         return "several passes share the smallest error: stop at the earliest of them."
+    if got != expected and got in {stopped for _, stopped in runs if stopped < errors.size}:
+        return (
+            f"pass {got} is where a rule with a patience would stop training, but the "
+            "answer is the pass whose weights early stopping keeps: the earliest with "
+            f"the smallest error, pass {later} here."
+        )
     return None
 
 
 def check_best_pass(best_pass: Callable[[ArrayLike], int]) -> None:
-    """Check ``best_pass(validation_errors) -> int``: when early stopping would stop.
+    """Check ``best_pass(validation_errors) -> int``: the pass early stopping keeps.
 
-    ``validation_errors[e - 1]`` is the held-out error after pass ``e``. The
-    answer is the pass number (from 1) with the smallest error among all the
-    passes, the earliest one if several tie (fewer passes, same error).
+    ``validation_errors[e - 1]`` is the held-out error after pass ``e``, given
+    as a list or a NumPy array. The answer is the pass number (from 1) with the
+    smallest error among all the passes, the earliest one if several tie (fewer
+    passes, same error).
 
     Examples
     --------
     >>> import numpy as np
     >>> check_best_pass(lambda errors: int(np.argmin(errors)) + 1)
-    All 7 checks passed for best_pass.
+    All 8 checks passed for best_pass.
     """
     cases = [
         ([0.2],),
@@ -253,11 +270,15 @@ def check_best_pass(best_pass: Callable[[ArrayLike], int]) -> None:
         ([0.1, 0.3],),
         ([0.4, 0.2, 0.2, 0.3],),
         # The error rises after pass 2 and then falls below it: the answer is pass 4.
-        ([0.3, 0.2, 0.25, 0.1],),
+        # A NumPy array, as the chapter's error curves are.
+        (np.array([0.3, 0.2, 0.25, 0.1]),),
         # Four passes without improvement, then a new minimum at pass 8: stopping
         # with a patience of up to four passes misses it.
         ([0.5, 0.25, 0.2, 0.3, 0.35, 0.3, 0.25, 0.1, 0.12, 0.15],),
-        ([0.3, 0.2, 0.1, 0.1, 0.1, 0.2, 0.1, 0.3],),
+        (np.array([0.3, 0.2, 0.1, 0.1, 0.1, 0.2, 0.1, 0.3]),),
+        # A hundred passes without improvement before the smallest error: the
+        # patience of 5 to 50 passes that libraries use by default stops too early.
+        (np.array([0.5, 0.3] + [0.32] * 100 + [0.2]),),
     ]
     check_function(best_pass, _reference_best_pass, cases, name="best_pass", hint=_best_pass_hint)
 
