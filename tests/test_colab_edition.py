@@ -202,6 +202,31 @@ def test_solutions_are_collapsed_text_and_outputs_are_the_chapters(path):
             assert "application/vnd.jupyter.widget-view+json" not in output.get("data", {})
 
 
+def _tagged(cell, tag):
+    return tag in cell.metadata.get("tags", [])
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_colab_only_cells_are_shown_here_and_hidden_elsewhere(path):
+    """A colab-only cell is the edition's counterpart of a web-only or print-only
+    sentence: removed from the site and the PDF (remove-cell), placed beside its
+    siblings, worded for a notebook that runs, and shown in the edition."""
+    cells = nbformat.read(path, as_version=4).cells
+    shown = markdown(nbformat.read(COLAB / path.name, as_version=4))
+    for index, cell in enumerate(cells):
+        if not _tagged(cell, "colab-only"):
+            continue
+        assert cell.cell_type == "markdown" and _tagged(cell, "remove-cell"), cell.id
+        assert not re.search(r"on this page|on paper|web page|Colab", cell.source, re.I)
+        neighbours = cells[max(index - 2, 0) : index] + cells[index + 1 : index + 3]
+        assert any(_tagged(c, "web-only") or _tagged(c, "print-only") for c in neighbours)
+        words = re.sub(r"\{[^}]+\}`[^`]*`|\$[^$]*\$", " ", cell.source).split()
+        assert " ".join(words[:6]) in " ".join(shown.split()), cell.id
+    for cell in cells:
+        if _tagged(cell, "web-only") or _tagged(cell, "print-only"):
+            assert " ".join(cell.source.split()[:8]) not in " ".join(shown.split()), cell.id
+
+
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
 def test_chapters_no_longer_carry_a_colab_install_cell(path):
     assert "google.colab" not in path.read_text(encoding="utf-8")
@@ -398,6 +423,23 @@ def test_figure_caption_numbering_and_outputs(tmp_path):
     assert code[3].outputs[0]["data"] == {"image/png": "iVBOR"}
     assert code[4].outputs == []
     assert "no kernel" not in text
+
+
+def test_colab_only_cell_kept_without_its_tags_and_its_siblings_dropped(tmp_path):
+    web = md("On this page, {glue:text}`ch1_n` frames.")
+    web.metadata["tags"] = ["web-only"]
+    paper = md("On paper, one frame.")
+    paper.metadata["tags"] = ["print-only"]
+    colab = md("The cell below plays {glue:text}`ch1_n` frames of $\\vw$.")
+    colab.metadata["tags"] = ["remove-cell", "colab-only"]
+    hidden = md("Hidden everywhere.")
+    hidden.metadata["tags"] = ["remove-cell"]
+    (chapter,) = small_book(tmp_path, [glue_cell("ch1_n", "20"), web, paper, colab, hidden])
+    edition = edition_notebook(chapter, "ada/course")
+    text = markdown(edition)
+    assert "The cell below plays 20 frames of $\\mathbf{w}$." in text
+    assert "On this page" not in text and "On paper" not in text and "Hidden" not in text
+    assert all("tags" not in c.metadata for c in edition.cells if c.cell_type == "markdown")
 
 
 def test_numbers_continue_across_chapters_per_kind(tmp_path):

@@ -20,7 +20,9 @@ The cells' tags decide what a Colab reader sees: ``remove-input`` and
 ``hide-input`` cells (the glue calls, set-up) keep their code, which must
 run; ``remove-output`` cells (the widgets) keep their code without outputs;
 ``web-only`` and ``print-only`` cells, which speak of the web page or of paper,
-are left out, and so is the macros front matter (``remove-cell``).
+are left out, and so is the macros front matter (``remove-cell``); their
+counterparts for a notebook whose cells run, tagged ``colab-only`` (and
+``remove-cell``, so that the site and the PDF leave them out), are kept.
 
 Usage: ``python scripts/colab/edition.py [OUT_DIR]`` (default ``colab``), with
 ``REPOSITORY=owner/name`` in the environment to name the repository (default:
@@ -54,6 +56,7 @@ from roles import citation, convert_inline, escape_markdown, explicit_text
 
 ROOT = Path(__file__).resolve().parents[2]
 INSTALL_TAG = "colab-install"
+COLAB_ONLY = "colab-only"  # a cell written for this edition, hidden everywhere else
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 # The library's extras (pyproject.toml) and the imports that need them.
 EXTRA_MODULES = {"distributed": ("distributed", "dask", "perceptron_lib.distributed")}
@@ -355,8 +358,8 @@ class Chapter:
                 continue
             if front_matter_macros(cell.source) or cell.cell_type != "markdown":
                 continue
-            if "remove-cell" in tags:
-                continue
+            if "remove-cell" in tags and COLAB_ONLY not in tags:
+                continue  # (the edition's cells are new ones: no tag is carried over)
             position, part = 0, 0
             for marker in [*SOLUTION_MARKER.finditer(cell.source), None]:
                 end = marker.start() if marker else len(cell.source)
