@@ -29,6 +29,7 @@ import glue_values  # noqa: E402
 import macros  # noqa: E402
 import references  # noqa: E402
 import roles  # noqa: E402
+import solutions  # noqa: E402
 from directives import split_blocks  # noqa: E402
 from edition import (  # noqa: E402
     INSTALL_TAG,
@@ -39,6 +40,7 @@ from edition import (  # noqa: E402
 )
 from macros import expand_macros, front_matter_macros, mathjax_macros  # noqa: E402
 from references import repository_from_config  # noqa: E402
+from solutions import glue_only  # noqa: E402
 from student_notebooks import strip_solutions  # noqa: E402
 
 COLAB = ROOT / "colab"
@@ -196,6 +198,9 @@ def test_solutions_are_collapsed_text_and_outputs_are_the_chapters(path):
         )
 
     assert images(edition) == images(strip_solutions(chapter)) > 0
+    for match in re.finditer(r"<details>.*?</details>", shown, re.DOTALL):
+        for code in re.findall(r"```python\n(.*?)\n```", match.group(0), re.DOTALL):
+            assert not glue_only(code), f"{path.name}: a glue-only cell shown"
     for cell in edition.cells:
         for output in cell.get("outputs", []):
             assert "scrapbook" not in output.get("metadata", {})
@@ -241,7 +246,7 @@ def test_default_repository_follows_the_environment(monkeypatch):
 
 @pytest.mark.parametrize(
     "module",
-    [directives, edition, glue_values, macros, references, roles],
+    [directives, edition, glue_values, macros, references, roles, solutions],
     ids=lambda module: module.__name__,
 )
 def test_the_examples_in_the_docstrings_hold(module):
@@ -360,6 +365,24 @@ def test_exercise_holding_code_and_a_note_and_its_solution(tmp_path):
     assert text.index("</details>") < text.index("After the solution.")
     code = [cell.source for cell in edition.cells if cell.cell_type == "code"]
     assert not any("def project" in source for source in code), "a solution ran"
+
+
+def test_a_solutions_glue_only_cell_is_left_out_and_its_numbers_pasted(tmp_path):
+    solution_glue = glue_cell("ch1_steps", "12")
+    (chapter,) = small_book(
+        tmp_path,
+        [
+            md("```{exercise} Count\n:label: ex-a\nCount.\n```"),
+            md("```{solution-start} ex-a\n:class: dropdown\n```\n\nCount the steps:"),
+            nbformat.v4.new_code_cell("steps = 12\nprint(steps)"),
+            solution_glue,
+            md("It takes {glue:text}`ch1_steps` steps.\n\n```{solution-end}\n```"),
+        ],
+    )
+    text = markdown(edition_notebook(chapter, "ada/course"))
+    assert "```python\nsteps = 12\nprint(steps)\n```" in text
+    assert "It takes 12 steps." in text
+    assert "glue(" not in text
 
 
 def test_dropdown_admonition_literalinclude_citations_and_links(tmp_path):

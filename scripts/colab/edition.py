@@ -14,7 +14,8 @@
 - the executed outputs of the chapter, figures included (the glue records
   and the widgets' saved views, which Colab cannot show, left out), and each
   figure's caption in a Markdown cell after it;
-- every solution collapsed in a ``<details>`` block, its code shown, not run.
+- every solution collapsed in a ``<details>`` block, its code shown, not run
+  (a cell of it that only glues numbers, hidden on the site, left out).
 
 The cells' tags decide what a Colab reader sees: ``remove-input`` and
 ``hide-input`` cells (the glue calls, set-up) keep their code, which must
@@ -53,6 +54,7 @@ from references import (
     site_url,
 )
 from roles import citation, convert_inline, escape_markdown, explicit_text
+from solutions import glue_only
 
 ROOT = Path(__file__).resolve().parents[2]
 INSTALL_TAG = "colab-install"
@@ -352,6 +354,8 @@ class Chapter:
                 continue
             if cell.cell_type == "code":
                 if solution is not None:
+                    if "remove-input" in tags and glue_only(cell.source):
+                        continue  # hidden on the site too; the text holds its numbers
                     solution.append(f"```python\n{cell.source.strip()}\n```")
                 else:
                     cells += self._code_cells(cell)
