@@ -201,6 +201,16 @@ def test_solutions_are_collapsed_text_and_outputs_are_the_chapters(path):
     for match in re.finditer(r"<details>.*?</details>", shown, re.DOTALL):
         for code in re.findall(r"```python\n(.*?)\n```", match.group(0), re.DOTALL):
             assert not glue_only(code), f"{path.name}: a glue-only cell shown"
+    # What a solution's code printed is shown after it (its text speaks of it).
+    inside = False
+    for cell in chapter.cells:
+        if cell.cell_type == "markdown":
+            for marker in re.findall(r"\{solution-(start|end)\}", cell.source):
+                inside = marker == "start"
+        elif inside:
+            for output in cell.get("outputs", []):
+                if output.get("output_type") == "stream" and output.text.strip():
+                    assert output.text.strip() in shown, (path.name, output.text[:60])
     for cell in edition.cells:
         for output in cell.get("outputs", []):
             assert "scrapbook" not in output.get("metadata", {})
@@ -367,20 +377,26 @@ def test_exercise_holding_code_and_a_note_and_its_solution(tmp_path):
     assert not any("def project" in source for source in code), "a solution ran"
 
 
-def test_a_solutions_glue_only_cell_is_left_out_and_its_numbers_pasted(tmp_path):
+def test_a_solution_shows_its_output_and_leaves_out_its_glue_only_cell(tmp_path):
     solution_glue = glue_cell("ch1_steps", "12")
+    printing = nbformat.v4.new_code_cell("steps = 12\nprint(steps)")
+    printing.outputs = [
+        nbformat.v4.new_output("stream", name="stdout", text="12\n"),
+        nbformat.v4.new_output("display_data", data={"image/png": "iVBOR", "text/plain": "F"}),
+    ]
     (chapter,) = small_book(
         tmp_path,
         [
             md("```{exercise} Count\n:label: ex-a\nCount.\n```"),
             md("```{solution-start} ex-a\n:class: dropdown\n```\n\nCount the steps:"),
-            nbformat.v4.new_code_cell("steps = 12\nprint(steps)"),
+            printing,
             solution_glue,
             md("It takes {glue:text}`ch1_steps` steps.\n\n```{solution-end}\n```"),
         ],
     )
     text = markdown(edition_notebook(chapter, "ada/course"))
-    assert "```python\nsteps = 12\nprint(steps)\n```" in text
+    assert "```python\nsteps = 12\nprint(steps)\n```\n\n*Output:*\n\n```text\n12\n```" in text
+    assert "![The figure the code draws](data:image/png;base64,iVBOR)" in text
     assert "It takes 12 steps." in text
     assert "glue(" not in text
 

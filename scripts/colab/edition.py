@@ -14,7 +14,8 @@
 - the executed outputs of the chapter, figures included (the glue records
   and the widgets' saved views, which Colab cannot show, left out), and each
   figure's caption in a Markdown cell after it;
-- every solution collapsed in a ``<details>`` block, its code shown, not run
+- every solution collapsed in a ``<details>`` block, its code shown, not run,
+  with what it printed when the chapter ran
   (a cell of it that only glues numbers, hidden on the site, left out).
 
 The cells' tags decide what a Colab reader sees: ``remove-input`` and
@@ -54,7 +55,7 @@ from references import (
     site_url,
 )
 from roles import citation, convert_inline, escape_markdown, explicit_text
-from solutions import glue_only
+from solutions import glue_only, saved_output
 
 ROOT = Path(__file__).resolve().parents[2]
 INSTALL_TAG = "colab-install"
@@ -357,6 +358,9 @@ class Chapter:
                     if "remove-input" in tags and glue_only(cell.source):
                         continue  # hidden on the site too; the text holds its numbers
                     solution.append(f"```python\n{cell.source.strip()}\n```")
+                    output = saved_output(cell.get("outputs", []))
+                    if output:
+                        solution.append(output)
                 else:
                     cells += self._code_cells(cell)
                 continue
