@@ -9,6 +9,7 @@ backticks is code, not markup.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 
 # One token at a time, left to right: a role, a code span, display or inline
@@ -101,11 +102,14 @@ def citation(keys: str, labels: dict[str, tuple[str, str]], url: str, textual: b
     """``{cite:t}`` (textual) "Rosenblatt (1958)" or ``{cite:p}`` "(Rosenblatt, 1958)",
     each linked to the bibliography page.
 
+    Several works are ordered as the site orders them, by author then year
+    (not in the order of the keys), and joined with commas as it joins them.
+
     Examples
     --------
-    >>> labels = {"r58": ("Rosenblatt", "1958"), "m69": ("Minsky and Papert", "1969")}
-    >>> print(citation("r58,m69", labels, "B", textual=False))
-    ([Rosenblatt, 1958](B); [Minsky and Papert, 1969](B))
+    >>> labels = {"r58": ("Rosenblatt", "1958"), "d17": ("Daumé III", "2017")}
+    >>> print(citation("r58,d17", labels, "B", textual=False))
+    ([Daumé III, 2017](B), [Rosenblatt, 1958](B))
     >>> print(citation("r58", labels, "B", textual=True))
     [Rosenblatt (1958)](B)
     """
@@ -113,6 +117,18 @@ def citation(keys: str, labels: dict[str, tuple[str, str]], url: str, textual: b
     for key in (k.strip() for k in keys.split(",")):
         if key not in labels:
             raise ValueError(f"citation key {key!r} is not in the bibliography")
-        who, year = labels[key]
-        cited.append(f"[{who} ({year})]({url})" if textual else f"[{who}, {year}]({url})")
-    return "; ".join(cited) if textual else "(" + "; ".join(cited) + ")"
+        cited.append(labels[key])
+    cited.sort(key=lambda label: (_sort_name(label[0]), label[1]))
+    if textual:
+        return ", ".join(f"[{who} ({year})]({url})" for who, year in cited)
+    return "(" + ", ".join(f"[{who}, {year}]({url})" for who, year in cited) + ")"
+
+
+def _sort_name(who: str) -> str:
+    """An author label as the bibliography sorts it: accents and case ignored.
+
+    >>> sorted(["Rosenblatt", "daume", "Daumé III"], key=_sort_name)
+    ['daume', 'Daumé III', 'Rosenblatt']
+    """
+    plain = unicodedata.normalize("NFKD", who).encode("ascii", "ignore").decode()
+    return plain.casefold()
