@@ -357,7 +357,8 @@ def test_theorem_with_glue_in_title_and_nested_math(tmp_path):
     assert "> **Definition 1.1** (Margin)" in text
     assert "> **Theorem 1.1** (At most 40 mistakes)" in text
     assert "> **Theorem 1.2** (Second)" in text
-    assert "> \\lVert \\lVert \\mathbf{w} \\rVert \\rVert \\in \\mathbb{R}" in text
+    # A formula in a block is on one line, so no line's ">" falls inside it.
+    assert "> $$ \\lVert \\lVert \\mathbf{w} \\rVert \\rVert \\in \\mathbb{R} $$" in text
     page = "https://ada.github.io/course/book/01_chapter.html"
     assert f"By [Theorem 1.2]({page}#thm-b)" in text
     assert f"[the definition 1.1]({page}#def-a)" in text

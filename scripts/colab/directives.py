@@ -117,16 +117,48 @@ def _options(body: list[str]) -> tuple[dict[str, str], list[str]]:
     return options, body[position:]
 
 
-def blockquote(text: str) -> str:
-    """Prefix every line with ``> `` (an empty line with ``>``).
+# Code (fenced or inline) is left as it is; a formula is $$...$$ or $...$, the
+# latter within one paragraph.
+_CODE_OR_FORMULA = re.compile(
+    r"(?P<code>(?P<ticks>`{3,})[\s\S]*?(?P=ticks)|`(?:[^`\n]|\n(?![ \t]*\n))+`)"
+    r"|\$\$[\s\S]+?\$\$"
+    r"|\$(?:[^$\n]|\n(?![ \t]*\n))+?\$"
+)
+
+
+def one_line_formulas(text: str) -> str:
+    """Write every formula of ``text`` on one line, leaving code alone.
+
+    A formula that spans lines inside a blockquote would carry each line's
+    ``>`` into the maths where the maths is read before the Markdown
+    (JupyterLab does so).
 
     Examples
     --------
-    >>> print(blockquote("**Note**\\n\\nText"))
+    >>> print(one_line_formulas("$$\\na = b\\n$$ and `$x\\n` $y +\\nz$"))
+    $$ a = b $$ and `$x
+    ` $y + z$
+    """
+
+    def joined(match: re.Match) -> str:
+        if match.group("code"):
+            return match.group(0)
+        return re.sub(r"[ \t]*\n[ \t]*", " ", match.group(0))
+
+    return _CODE_OR_FORMULA.sub(joined, text)
+
+
+def blockquote(text: str) -> str:
+    """Prefix every line with ``> `` (an empty line with ``>``), formulas on one line.
+
+    Examples
+    --------
+    >>> print(blockquote("**Note**\\n\\nText $a\\n+ b$"))
     > **Note**
     >
-    > Text
+    > Text $a + b$
     """
+    text = one_line_formulas(text)
     return "\n".join(f"> {line}" if line.strip() else ">" for line in text.split("\n"))
 
 

@@ -96,6 +96,13 @@ def _braced_argument(text: str, start: int) -> tuple[str, int]:
     raise ValueError(f"unbalanced braces in a macro argument: {text[start:]!r}")
 
 
+# What takes the next token as its argument: a TeX accent or font command, ^ or _.
+_TAKES_AN_ARGUMENT = re.compile(
+    r"(?:[\^_]|\\(?:bar|hat|tilde|vec|dot|ddot|check|breve|acute|grave|overline"
+    r"|underline|widehat|widetilde|boldsymbol|mathbf|mathrm|mathit|mathcal))\s*\Z"
+)
+
+
 def expand_macros(text: str, macros: Mapping[str, str]) -> str:
     """Replace every use of ``macros`` in ``text`` by its definition, nested uses too.
 
@@ -126,6 +133,8 @@ def expand_macros(text: str, macros: Mapping[str, str]) -> str:
     $\\lVert \\mathbf{w} \\rVert \\Rightarrow \\mathbb{R}$
     >>> print(expand_macros("\\\\dotp{\\\\vw}{\\\\norm{x}}", macros))
     \\langle \\mathbf{w}, \\lVert x \\rVert \\rangle
+    >>> print(expand_macros("\\\\bar\\\\vw + \\\\hat \\\\vw_{\\\\vw}", macros))
+    \\bar{\\mathbf{w}} + \\hat {\\mathbf{w}}_{\\mathbf{w}}
     """
     if not macros:
         return text
@@ -142,6 +151,10 @@ def expand_macros(text: str, macros: Mapping[str, str]) -> str:
             for k in range(1, _n_arguments(definition) + 1):
                 argument, end = _braced_argument(text, end)
                 definition = definition.replace(f"#{k}", argument)
+            if _TAKES_AN_ARGUMENT.search(text, 0, match.start()):
+                # "\bar\vw" must read "\bar{\mathbf{w}}", not "\bar\mathbf{w}": an
+                # accent, ^ or _ just before a macro takes the whole expansion.
+                definition = "{" + definition + "}"
             pieces += [text[position : match.start()], definition]
             # "\vw x" must not become "\mathbf{w}x" when the definition ends in a letter.
             position = end
