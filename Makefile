@@ -224,6 +224,13 @@ execute: $(STAMP)
 		$(BIN)/python scripts/notebooks/tidy_notebook.py $$notebook; \
 	done
 
+# The Colab edition, colab/<chapter>.ipynb: written from the chapters (executed, with their
+# outputs) by scripts/colab/edition.py; commit it with the chapters (REPOSITORY=owner/name
+# names the repository its install cell and links point at).
+.PHONY: colab
+colab: $(STAMP)
+	$(BIN)/python scripts/colab/edition.py colab
+
 student: $(STAMP)
 	$(BIN)/python scripts/notebooks/student_notebooks.py $(BUILD)/student $(NOTEBOOKS)
 	@echo "Students' copies (exercises without solutions) are in $(BUILD)/student/."

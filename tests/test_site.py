@@ -60,7 +60,6 @@ fault, so that a passing run means something.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
@@ -813,18 +812,6 @@ def test_search_finds_margin_in_chapters(site_url: str, browser) -> None:
     if chapters:
         found_chapters = [href for href in found if is_chapter(href.split("?")[0])]
         assert found_chapters, f"the search for 'margin' lists no chapter page: {found}"
-
-
-@pytest.mark.parametrize("docname", [name for name in PAGES if is_chapter(name)])
-def test_chapter_starts_with_hidden_colab_install_cell(docname: str) -> None:
-    """On Colab the first cell installs perceptron_lib; the page hides it (test_page)."""
-    notebook = json.loads((ROOT / f"{docname}.ipynb").read_text())
-    first = notebook["cells"][0]
-    source = "".join(first["source"])
-    assert first["cell_type"] == "code", "the first cell must be the Colab install cell"
-    assert "remove-cell" in first.get("metadata", {}).get("tags", []), "tag it remove-cell"
-    for needed in ("google.colab", "pip", "perceptron_lib"):
-        assert needed in source, f"the Colab install cell has no {needed!r}:\n{source}"
 
 
 # --------------------------------------------------------------------------

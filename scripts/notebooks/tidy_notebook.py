@@ -8,8 +8,8 @@
   ``_config.yml`` (``sphinx.config.mathjax3_config.tex.macros``), which the
   site's MathJax reads. JupyterLab's MyST renderer (jupyterlab-myst) reads
   macros from the front matter of a notebook's first Markdown cell instead, so
-  this script writes them there: a Markdown cell right after the Colab install
-  cell, holding only a front matter block with a ``math:`` key, tagged
+  this script writes them there: the notebook's first cell, a Markdown cell
+  holding only a front matter block with a ``math:`` key, tagged
   ``remove-cell`` so that the book build (myst-nb skips such cells before
   parsing them) and the web page never see it. Re-running replaces the cell,
   so the notebook always carries exactly the macros of ``_config.yml``.
@@ -71,7 +71,7 @@ def macros_in(notebook: nbformat.NotebookNode) -> dict[str, str] | None:
 
 
 def add_macros(notebook: nbformat.NotebookNode, macros: dict[str, str]) -> None:
-    """Put the macros cell right after the first (Colab install) cell, replacing an old one."""
+    """Put the macros cell first (after a leading code cell, if any), replacing an old one."""
     notebook.cells = [cell for cell in notebook.cells if cell.get("id") != MACROS_CELL_ID]
     cell = nbformat.v4.new_markdown_cell(macros_source(macros))
     cell.id = MACROS_CELL_ID
