@@ -63,11 +63,15 @@ def test_roles_targets_colon_fences_and_bad_braces_are_reported(tmp_path: Path) 
         "By {prf:ref}`thm-convergence`, as {cite:t}`novikoff1962` showed.",
         "(sec-bound)=\n\n:::{note}\nA note.\n:::",
         "A half $\\frac{1}{2$.",
+        "> **Proof.**\n>\n> $$\n> a \\le b\n> $$\n>\n> One line: $$a \\le b$$",
         path=tmp_path / "myst.ipynb",
     )
     _, problems, _ = render(notebook)
     kinds = sorted((p["cell"], p["kind"]) for p in problems)
-    assert kinds == [(0, "role"), (0, "role"), (1, "directive"), (1, "role"), (2, "math")]
+    assert kinds == [
+        (0, "role"), (0, "role"), (1, "directive"), (1, "role"), (2, "math"), (3, "math")
+    ]  # fmt: skip
+    assert "blockquote" in problems[-1]["message"] and problems[-1]["cell"] == 3
 
 
 def test_plain_markdown_and_plain_latex_pass(tmp_path: Path) -> None:

@@ -14,7 +14,9 @@
 // - "role": a MyST role left in the text ({ref}`...`, {cite:p}`...`, {glue}`...`)
 //   or a MyST target line ((label)=);
 // - "math": a formula that MathJax cannot typeset (an undefined control sequence
-//   such as \vw, unbalanced braces, ...), with MathJax's message.
+//   such as \vw, unbalanced braces, ...), with MathJax's message; or a formula
+//   spread over several lines of a blockquote, whose ">" markers a renderer that
+//   reads the maths first (JupyterLab's) draws as ">" signs.
 //
 // Each problem names the notebook, the cell (its index and id) and the text.
 // The last line on stderr counts cells and formulas. Exit status 1 when anything
@@ -37,6 +39,9 @@ const PACKAGES = AllPackages.filter(
 const DIRECTIVE_FENCE = /^\s*(`{3,}|~{3,}|:{3,})\s*\{[^}]+\}/;
 const ROLE = /\{[A-Za-z][\w:.-]*\}<code>/g;
 const TARGET = /^\s*\(\S+\)=\s*$/m;
+// A formula over several lines of a blockquote: renderers that take the maths out
+// before parsing the Markdown (JupyterLab does) keep each line's ">" in the TeX.
+const QUOTED_LINE = /\n[ \t]*>/;
 
 RegisterHTMLHandler(liteAdaptor());
 let texError = null;
@@ -116,7 +121,9 @@ export function cellProblems(source) {
   for (const [kind, value] of parts) {
     if (kind === "display" || kind === "inline") {
       formulas++;
-      const message = texProblem(value, kind === "display");
+      const message = QUOTED_LINE.test(value)
+        ? "a blockquote's '>' inside the formula (shown as '>' where maths is read first)"
+        : texProblem(value, kind === "display");
       if (message) problems.push({ kind: "math", text: value.trim(), message });
       protectedSource += `MATH${formulas}X`; // letters only: Markdown leaves it alone
     } else {
