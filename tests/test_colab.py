@@ -35,6 +35,7 @@ import shutil
 import subprocess
 import sys
 import time
+from datetime import datetime
 from pathlib import Path
 
 import nbformat
@@ -334,8 +335,7 @@ def other_installs(cell: nbformat.NotebookNode) -> list[str]:
 
 
 def _seconds_between(start: str, end: str) -> float:
-    from datetime import datetime
-
+    """Seconds between two of nbclient's ISO timestamps."""
     return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
 
 
