@@ -11,10 +11,11 @@ stands for that runtime. The tests
 2. run every ``colab/*.ipynb`` top to bottom, one after another, with a kernel of
    that environment started by nbclient from this one (a kernelspec pointing at
    the fresh Python, in a folder of its own). Each notebook's first cell, the
-   install cell, installs the library from this checkout instead of GitHub: only
-   its requirement string ``perceptron_lib @ git+https://github.com/<owner>/<name>``
-   is replaced. The library is uninstalled before each notebook, so that every
-   install cell really installs it, as on a new Colab runtime;
+   install cell, installs the library from this checkout instead of GitHub (a
+   wheel built from it once): only its requirement string
+   ``perceptron_lib @ git+https://github.com/<owner>/<name>`` is replaced. The
+   library is uninstalled before each notebook, so that every install cell
+   really installs it, as on a new Colab runtime;
 3. check that installing the library installed nothing else (its dependencies are
    all in the environment already, as they are on Colab; a chapter whose install
    cell also installs what Colab lacks is reported, not held to it), that a last cell
@@ -233,13 +234,23 @@ def colab(tmp_path_factory) -> dict:
             }
         )
     )
+    # The library's wheel, built once from this checkout's files (pip builds it from
+    # the clone on Colab, in each session); each install cell then installs it.
     (base / "clone").mkdir()
+    wheels = base / "wheels"
+    built = subprocess.run(
+        [str(env / "bin" / "python"), "-m", "pip", "wheel", "-q", "--no-deps",
+         "-w", str(wheels), str(library_source(base / "clone"))],
+        env=environment, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
+    (wheel,) = wheels.glob("perceptron_lib-*.whl")
     return {
         "base": base,
         "env": env,
         "environment": environment,
         "kernels": kernels,
-        "library": library_source(base / "clone"),
+        "library": wheel,
         "build_s": time.perf_counter() - start,
         "freeze": freeze(env),
     }
