@@ -29,6 +29,7 @@ PDF    := $(BUILD)/pdf/perceptron-course.pdf
 
 .PHONY: help book serve test lint unit unit-library unit-grading notebooks notebooks-portable build-check site binder chromium node lab execute student bench clean clean-all lock
 .PHONY: assignments grade export pdf pdf-check texlive bubblewrap
+.PHONY: colab-check
 
 help:
 	@echo "make book   build the HTML book into $(BUILD)/html (formulas rendered by MathJax in Node)"
@@ -37,6 +38,8 @@ help:
 	@echo "            strict book build, site test, PDF check"
 	@echo "make site   test the built site in headless Chromium (screenshots in $(BUILD)/screenshots)"
 	@echo "make binder replay Binder's build (binder/) in a fresh environment and run every chapter"
+	@echo "make colab-check  run the Colab edition (colab/) in a fresh Colab-like environment,"
+	@echo "            and check that its Markdown renders as Colab renders it"
 	@echo "make lab    JupyterLab on the book's notebooks"
 	@echo "make execute  restart and run all, in place, every notebook (or NB=book/...ipynb)"
 	@echo "make student  students' copies of the chapters, solutions removed, in $(BUILD)/student"
@@ -72,12 +75,14 @@ serve:
 	$(BIN)/python -m http.server $(PORT) --bind 127.0.0.1 --directory $(BUILD)/html
 
 # The stages in order; those that keep one core busy each run in pairs (CI has two
-# cores): nbval beside the strict build, Binder's replay beside the PDF. With
-# --output-sync each stage's output is printed whole when it ends.
+# cores): nbval beside the strict build, the Colab edition's run beside the site
+# test, Binder's replay beside the PDF. With --output-sync each stage's output is
+# printed whole when it ends.
 test:
 	$(MAKE) lint unit
 	$(MAKE) -j2 --output-sync=target notebooks build-check
-	$(MAKE) notebooks-portable site
+	$(MAKE) notebooks-portable
+	$(MAKE) -j2 --output-sync=target site colab-check
 	$(MAKE) -j2 --output-sync=target binder pdf-check
 
 # book/ruff.toml holds the notebooks' code to 88 columns (read on phones).
@@ -95,7 +100,8 @@ unit: $(STAMP) bubblewrap
 unit-library: $(STAMP)
 	$(BIN)/python -m pytest -q tests perceptron_lib scripts --ignore=tests/test_site.py \
 		--ignore=tests/test_jupyterlab.py --ignore=tests/test_pdf.py --ignore=tests/test_binder.py \
-		--ignore=tests/test_chapter_figures.py $(addprefix --ignore=,$(GRADING_TESTS))
+		--ignore=tests/test_chapter_figures.py $(addprefix --ignore=,$(GRADING_TESTS)) \
+		--ignore=tests/test_colab.py --ignore=tests/test_colab_markdown.py
 
 # (Node: make grade typesets the feedback pages' maths with it, and the tests check them.)
 unit-grading: $(STAMP) bubblewrap $(NODE_STAMP)
@@ -142,6 +148,13 @@ site: $(STAMP) chromium
 # The times a student waits are in $(BUILD)/binder/replay.txt.
 binder: $(STAMP)
 	$(BIN)/python -m pytest -q -s tests/test_binder.py
+
+# The Colab edition as Colab runs it (tests/test_colab.py): a fresh environment of
+# what Colab ships (tests/colab/requirements.txt), every colab/*.ipynb run top to
+# bottom after its own install cell; and its Markdown rendered as Colab renders it
+# (tests/colab/render_markdown.mjs, Node). The times are in $(BUILD)/colab/run.txt.
+colab-check: $(STAMP) $(NODE_STAMP)
+	$(BIN)/python -m pytest -q -s tests/test_colab_markdown.py tests/test_colab.py
 
 # make grade runs every submission in a bubblewrap sandbox (Debian's package,
 # unprivileged): installed here when it is missing, as Chromium is for the site.
@@ -258,6 +271,11 @@ lock: $(STAMP)
 	$(BIN)/uv pip compile --universal --python-version 3.11 \
 		--constraints $(BUILD)/requirements-pins.txt \
 		--custom-compile-command "make lock" binder/requirements.in -o binder/requirements.txt
+	# The Colab-like environment of tests/test_colab.py: Colab's versions, pinned in
+	# tests/colab/requirements.in (not upgraded: they follow Colab's list, by hand).
+	$(BIN)/uv pip compile --universal --python-version 3.11 \
+		--custom-compile-command "make lock" tests/colab/requirements.in \
+		-o tests/colab/requirements.txt
 
 clean:
 	$(CLEAN_BUILD)

@@ -58,7 +58,8 @@ def test_sentences_about_the_web_page_are_tagged_web_only():
 
 
 def test_the_chapters_send_readers_to_binder_or_make_lab_not_colab():
-    # The site has no Colab button (using.md says why).
+    # Colab opens the chapter's generated edition (colab/), never these notebooks,
+    # so the chapters themselves do not send readers there (using.md compares the routes).
     for path, cell in _markdown_cells():
         assert "Colab" not in cell.source, (path.name, cell.get("id"))
 

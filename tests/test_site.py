@@ -17,11 +17,11 @@ the page and the reason:
 - dead widgets (a widget needs a kernel: chapters show a static counterpart),
   and saved widget state, useless without them;
 - the Colab install cell, if it shows;
-- launch (Binder, Thebe), repository and download buttons that are missing
-  or do not point at the repository of ``_config.yml`` (a site built without
-  ``REPOSITORY`` for the placeholder ``OWNER`` must say so in its launch menu
-  instead of linking to ``OWNER``), and any Colab button (there is no Colab
-  route);
+- launch (Binder, Colab, Thebe), repository and download buttons that are
+  missing or do not point at the repository of ``_config.yml`` (a site built
+  without ``REPOSITORY`` for the placeholder ``OWNER`` must say so in its launch
+  menu instead of linking to ``OWNER``); a chapter's Colab button opens its
+  Colab edition ``colab/<stem>.ipynb``, and no other page has one;
 - solutions that are not collapsed, or do not open on click;
 - animations whose "next frame" button does not change the frame, or its
   alt text (each frame is described), or whose slider has no label; a chapter
@@ -129,6 +129,7 @@ class Repository:
     url: str
     branch: str
     binderhub_url: str
+    colab_url: str = "https://colab.research.google.com"
 
     @classmethod
     def from_config(cls, config_path: Path = ROOT / "_config.yml") -> Repository:
@@ -141,6 +142,7 @@ class Repository:
             url=f"https://github.com/{from_env}" if from_env else repository["url"].rstrip("/"),
             branch=repository.get("branch", "main"),
             binderhub_url=launch["binderhub_url"].rstrip("/"),
+            colab_url=launch["colab_url"].rstrip("/"),
         )
 
     @property
@@ -153,6 +155,12 @@ class Repository:
         owner_repo = urlparse(self.url).path.strip("/")
         path = f"{owner_repo}/{self.branch}?urlpath=lab/tree/{docname}.ipynb"
         return f"{self.binderhub_url}/v2/gh/{path}"
+
+    def colab_link(self, docname: str) -> str:
+        """Colab, opening the chapter's Colab edition (colab/<stem>.ipynb)."""
+        owner_repo = urlparse(self.url).path.strip("/")
+        stem = Path(docname).name
+        return f"{self.colab_url}/github/{owner_repo}/blob/{self.branch}/colab/{stem}.ipynb"
 
 
 def is_chapter(docname: str) -> bool:
@@ -374,15 +382,18 @@ def button_problems(page, docname: str, repository: Repository) -> list[str]:
         problems.append("no PDF (print) download button")
     if (HTML_DIR / BOOK_PDF).exists() and not pdf_links:
         problems.append(f"the site has {BOOK_PDF} but the download menu does not offer it")
-    colab = [link for link in links if "colab" in link.lower()]
-    if colab:
-        problems.append(f"a Colab button, but the course has no Colab route: {colab}")
+    colab = [link for link in links if "colab.research" in link]
+    if colab and (repository.placeholder or not is_chapter(docname)):
+        problems.append(f"a Colab button on a page that cannot have one: {colab}")
     if is_notebook(docname) and repository.placeholder:
         binder = [link for link in links if "mybinder" in link]
         if binder:
             problems.append(f"Binder button links to the placeholder repository: {binder}")
         text = page.content()
-        for service in ("Binder", "Live code"):
+        services = (
+            ("Binder", "Colab", "Live code") if is_chapter(docname) else ("Binder", "Live code")
+        )
+        for service in services:
             if UNSET_TEXT.format(service=service) not in text:
                 problems.append(f"the launch menu does not say that {service} is not set up")
     elif is_notebook(docname):
@@ -390,6 +401,10 @@ def button_problems(page, docname: str, repository: Repository) -> list[str]:
         if expected not in links:
             found = [link for link in links if "binder" in link.lower()]
             problems.append(f"Binder button should link to {expected}, found {found}")
+        if is_chapter(docname) and repository.colab_link(docname) not in links:
+            problems.append(
+                f"Colab button should link to {repository.colab_link(docname)}, found {colab}"
+            )
         if page.locator(".btn-launch-thebe").count() == 0:
             problems.append("no Thebe (Live code) launch button")
     return problems
@@ -918,6 +933,7 @@ def test_buttons_pointing_elsewhere_are_reported(site_url: str, browser) -> None
         open_page(page, urljoin(site_url, f"{docname}.html"))
         problems = button_problems(page, docname, elsewhere)
     expected = ["repository button"] + (["Binder button"] if notebooks else [])
+    expected += ["Colab button"] if is_chapter(docname) else []
     for reason in expected:
         assert any(reason in problem for problem in problems), (reason, problems)
 
