@@ -1,7 +1,9 @@
 """Where the site puts things: page URLs, numbered targets, citations.
 
 A cross-reference in the edition is the text the site shows ("Theorem 5.1",
-"Fig. 3.2", "Rosenblatt (1958)") linked to the site's page and anchor. The
+"Fig. 3.2") linked to the site's page and anchor; a citation reads "Rosenblatt
+(1958)" where the site writes "Rosenblatt [1958]" (issue 36 asks for
+"Author (year)"). The
 numbers are counted here the way the site counts them: per chapter and per
 kind (sphinx-proof and sphinx-exercise keep one counter per directive, Sphinx
 one for figures), prefixed with the chapter's number in the table of contents.

@@ -100,7 +100,8 @@ def escape_markdown(text: str) -> str:
 
 def citation(keys: str, labels: dict[str, tuple[str, str]], url: str, textual: bool) -> str:
     """``{cite:t}`` (textual) "Rosenblatt (1958)" or ``{cite:p}`` "(Rosenblatt, 1958)",
-    each linked to the bibliography page.
+    each linked to the bibliography page (the site writes square brackets:
+    "Rosenblatt [1958]", "[Rosenblatt, 1958]").
 
     Several works are ordered as the site orders them, by author then year
     (not in the order of the keys), and joined with commas as it joins them.
