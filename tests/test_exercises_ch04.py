@@ -218,4 +218,4 @@ def test_best_pass_stopping_at_the_first_strict_rise_is_named():
         ch04.check_best_pass(before_first_rise)
     message = str(failure.value)
     assert message.startswith("best_pass(validation_errors=[0.4, 0.2, 0.2, 0.3]) returned 3")
-    assert "first rises (pass 4)" in message and "earliest" in message
+    assert "first rises, at pass 4," in message and "earliest" in message
