@@ -189,9 +189,12 @@ def test_disk_writers_lose_only_their_own_points(graded):
         assert table[student, ACTIVATION]["score"] == "2", student
         row = table[student, PREDICT]
         assert float(row["score"]) < 2 and row["reason"], row
-    # /tmp is a small tmpfs: the first 64 MiB block already fills it, every case fails.
+    # The grader's audit hook refuses a write outside the sandbox's folder before a
+    # byte reaches /tmp (scripts/grading/guard.py), so the answer scores 0 and the
+    # reason names the file (the small tmpfs behind /tmp is a second wall).
     assert table["disk-tmp", PREDICT]["score"] == "0"
-    assert "No space left on device" in table["disk-tmp", PREDICT]["reason"]
+    reason = table["disk-tmp", PREDICT]["reason"]
+    assert "a file written outside the sandbox's folder (/tmp/" in reason, reason
     # The answer is called in a fresh sandbox whose folder has a file-size limit and a
     # quota: the calls made before a limit is reached pass, the others fail with it
     # named (partial credit is the fraction of checks passed, as for any answer).
