@@ -88,6 +88,7 @@ def test_an_ungraded_written_answer_reads_not_graded_yet(course):
     for question in written:
         toc = re.search(rf'href="#{question}">[^<]*</a> \(([^)]*)\)', page)
         assert toc is not None and toc.group(1).startswith(grades.NOT_GRADED_YET), question
+        assert toc.group(1) == f"{grades.NOT_GRADED_YET}, out of 2.0"  # no "((...))"
         heading = re.search(rf'name="{question}".*?pull-right">\s*([^<]*)<', page, re.DOTALL)
         assert heading.group(1).strip().startswith(grades.NOT_GRADED_YET), question
     assert f"{len(written)} written answer(s) {grades.NOT_GRADED_YET}" in page
@@ -97,8 +98,9 @@ def test_an_ungraded_written_answer_reads_not_graded_yet(course):
     for question in written:  # by its title, then "not graded yet (2 points)"
         assert (
             f"<b>{html.escape(titles[question])}</b> ({question}), "
-            f"{grades.NOT_GRADED_YET} (2 points): " in notes
+            f"{grades.NOT_GRADED_YET} (2 points)</li>" in notes  # said once
         ), question
+    assert f": {grades.NOT_GRADED_YET}" not in notes
     # A blank written answer is graded (0, "no answer"): it is not "not graded yet".
     assert grades.NOT_GRADED_YET not in feedback(course, "blank", "ch03")
 
@@ -181,6 +183,8 @@ def test_a_manual_grade_rewrites_the_feedback_and_the_export(course):
     table = by_question(course)
     page = feedback(course, KEY, "ch03")
     assert grades.NOT_GRADED_YET not in page
+    # Graded with no comment: nbgrader's "Comments: No response." is not shown.
+    assert "No response." not in page and "Comments:" not in page
     total = sum(float(table[KEY, q]["score"]) for q in written) + sum(
         float(r["score"]) for (s, q), r in table.items() if s == KEY and q not in written
     )
