@@ -180,6 +180,15 @@ def test_a_manual_grade_rewrites_the_feedback_and_the_export(course):
     assert heading.group(1).strip() == "Score: 2.0 / 2.0, set by the instructor"
     notes = slip_page[slip_page.index(grades.NOTES_MARK) : slip_page.index("</ul>")]
     assert f"({UPDATE}), 2/2: score set by the instructor (the autograder gave {auto})" in notes
+    # The test cell's output is the autograder's: a line over it says it was replaced.
+    cell = re.search(
+        rf'name="{UPDATE}"(.*?)<div class="output_wrapper">(.*?)</pre>', slip_page, re.DOTALL
+    )
+    assert 'class="cell ' not in cell.group(1)
+    shown = html.unescape(cell.group(2))  # (the typesetting writes ' as it is)
+    assert shown.startswith(f"<p><i>{grades.REPLACED}</i></p>")
+    assert f"{auto} points" in shown
+    assert html.unescape(slip_page).count(grades.REPLACED) == 1  # only where it was set
     table = by_question(course)
     page = feedback(course, KEY, "ch03")
     assert grades.NOT_GRADED_YET not in page

@@ -658,8 +658,15 @@ def _mark_not_graded(text: str, questions: list[str]) -> str:
     return text
 
 
+REPLACED = "The autograder's result below was replaced by the instructor's score."
+
+
 def _mark_overridden(text: str, questions: list[str]) -> str:
-    """Say beside the score that the instructor set it (the autograder's message stays below)."""
+    """Say beside the score that the instructor set it, and above the autograder's output.
+
+    The test cell's output (its "0.57 points", its ``Out``) is the
+    autograder's: a line over it says the score above replaced it.
+    """
     for question in questions:
         anchor = re.escape(html.escape(question))
         for where in (f'href="#{anchor}"', f'name="{anchor}"'):
@@ -670,6 +677,14 @@ def _mark_overridden(text: str, questions: list[str]) -> str:
                 count=1,
                 flags=re.DOTALL,
             )
+        # The output of this cell: the first after its anchor, before the next cell.
+        text = re.sub(
+            rf'(name="{anchor}"(?:(?!<div class="cell ).)*?<div class="output_wrapper">)',
+            rf"\1<p><i>{html.escape(REPLACED)}</i></p>",
+            text,
+            count=1,
+            flags=re.DOTALL,
+        )
     return text
 
 
