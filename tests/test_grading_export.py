@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import html
 import re
+import shutil
 import subprocess
 import sys
 from html.parser import HTMLParser
@@ -101,6 +102,11 @@ def test_an_ungraded_written_answer_reads_not_graded_yet(course):
             f"{grades.NOT_GRADED_YET} (2 points)</li>" in notes  # said once
         ), question
     assert f": {grades.NOT_GRADED_YET}" not in notes
+    # using.md's gradebook snippet names a written question of this chapter, as it is.
+    guide = (ROOT / "book" / "using.md").read_text(encoding="utf-8")
+    named = re.search(r'find_grade\(\s*"([^"]+)", "([^"]+)", "([^"]+)"', guide)
+    assert named.group(1) in written and named.group(3) == "ch03"
+    assert (course / "source" / "ch03" / f"{named.group(2)}.ipynb").exists()
     # A blank written answer is graded (0, "no answer"): it is not "not graded yet".
     assert grades.NOT_GRADED_YET not in feedback(course, "blank", "ch03")
 
@@ -164,7 +170,14 @@ def test_a_manual_grade_rewrites_the_feedback_and_the_export(course):
         # The instructor overrides the autograder: the slip in update gets full marks.
         gradebook.find_grade(UPDATE, notebook, "ch03", SLIP).manual_score = 2.0
         gradebook.db.commit()
-    grades.main(str(course), str(course.parent / "class"))
+    # using.md: "make grade" again with any folder already graded, here one student's:
+    # the other students' rows are kept, and their pages refreshed too.
+    (chapter,) = (course.parent / "class" / KEY / "ch03").glob("*.ipynb")
+    alone = course.parent / "one-student" / KEY / "ch03"
+    alone.mkdir(parents=True)
+    shutil.copy2(chapter, alone)
+    grades.main(str(course), str(alone.parent.parent))
+    assert {s for s, _ in by_question(course)} == {KEY, SLIP, "blank"}
     overridden = by_question(course)[SLIP, UPDATE]
     assert overridden["score"] == "2"
     auto = before["score"]  # (both written with :g)
