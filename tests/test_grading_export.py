@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import html
 import re
+import shutil
 import subprocess
 import sys
 from html.parser import HTMLParser
@@ -88,6 +89,7 @@ def test_an_ungraded_written_answer_reads_not_graded_yet(course):
     for question in written:
         toc = re.search(rf'href="#{question}">[^<]*</a> \(([^)]*)\)', page)
         assert toc is not None and toc.group(1).startswith(grades.NOT_GRADED_YET), question
+        assert toc.group(1) == f"{grades.NOT_GRADED_YET}, out of 2.0"  # no "((...))"
         heading = re.search(rf'name="{question}".*?pull-right">\s*([^<]*)<', page, re.DOTALL)
         assert heading.group(1).strip().startswith(grades.NOT_GRADED_YET), question
     assert f"{len(written)} written answer(s) {grades.NOT_GRADED_YET}" in page
@@ -97,8 +99,14 @@ def test_an_ungraded_written_answer_reads_not_graded_yet(course):
     for question in written:  # by its title, then "not graded yet (2 points)"
         assert (
             f"<b>{html.escape(titles[question])}</b> ({question}), "
-            f"{grades.NOT_GRADED_YET} (2 points): " in notes
+            f"{grades.NOT_GRADED_YET} (2 points)</li>" in notes  # said once
         ), question
+    assert f": {grades.NOT_GRADED_YET}" not in notes
+    # using.md's gradebook snippet names a written question of this chapter, as it is.
+    guide = (ROOT / "book" / "using.md").read_text(encoding="utf-8")
+    named = re.search(r'find_grade\(\s*"([^"]+)", "([^"]+)", "([^"]+)"', guide)
+    assert named.group(1) in written and named.group(3) == "ch03"
+    assert (course / "source" / "ch03" / f"{named.group(2)}.ipynb").exists()
     # A blank written answer is graded (0, "no answer"): it is not "not graded yet".
     assert grades.NOT_GRADED_YET not in feedback(course, "blank", "ch03")
 
@@ -162,7 +170,14 @@ def test_a_manual_grade_rewrites_the_feedback_and_the_export(course):
         # The instructor overrides the autograder: the slip in update gets full marks.
         gradebook.find_grade(UPDATE, notebook, "ch03", SLIP).manual_score = 2.0
         gradebook.db.commit()
-    grades.main(str(course), str(course.parent / "class"))
+    # using.md: "make grade" again with any folder already graded, here one student's:
+    # the other students' rows are kept, and their pages refreshed too.
+    (chapter,) = (course.parent / "class" / KEY / "ch03").glob("*.ipynb")
+    alone = course.parent / "one-student" / KEY / "ch03"
+    alone.mkdir(parents=True)
+    shutil.copy2(chapter, alone)
+    grades.main(str(course), str(alone.parent.parent))
+    assert {s for s, _ in by_question(course)} == {KEY, SLIP, "blank"}
     overridden = by_question(course)[SLIP, UPDATE]
     assert overridden["score"] == "2"
     auto = before["score"]  # (both written with :g)
@@ -178,9 +193,20 @@ def test_a_manual_grade_rewrites_the_feedback_and_the_export(course):
     assert heading.group(1).strip() == "Score: 2.0 / 2.0, set by the instructor"
     notes = slip_page[slip_page.index(grades.NOTES_MARK) : slip_page.index("</ul>")]
     assert f"({UPDATE}), 2/2: score set by the instructor (the autograder gave {auto})" in notes
+    # The test cell's output is the autograder's: a line over it says it was replaced.
+    cell = re.search(
+        rf'name="{UPDATE}"(.*?)<div class="output_wrapper">(.*?)</pre>', slip_page, re.DOTALL
+    )
+    assert 'class="cell ' not in cell.group(1)
+    shown = html.unescape(cell.group(2))  # (the typesetting writes ' as it is)
+    assert shown.startswith(f"<p><i>{grades.REPLACED}</i></p>")
+    assert f"{auto} points" in shown
+    assert html.unescape(slip_page).count(grades.REPLACED) == 1  # only where it was set
     table = by_question(course)
     page = feedback(course, KEY, "ch03")
     assert grades.NOT_GRADED_YET not in page
+    # Graded with no comment: nbgrader's "Comments: No response." is not shown.
+    assert "No response." not in page and "Comments:" not in page
     total = sum(float(table[KEY, q]["score"]) for q in written) + sum(
         float(r["score"]) for (s, q), r in table.items() if s == KEY and q not in written
     )

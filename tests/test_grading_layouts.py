@@ -80,6 +80,15 @@ def test_canvas_and_moodle_downloads_are_graded_under_the_students_names(graded)
     (page,) = (graded / "feedback" / "smithbob" / "ch01").glob("*.html")
     text = page.read_text(encoding="utf-8")
     assert "grading notes" in text.lower() and "Canvas download" not in text
+    # predict's test cell prints the checker's sentence, then the callee note: no ".;".
+    assert "predict calls activation" in text and ".;" not in text
+    assert ": </li>" not in text  # no item of the notes ends in a bare colon
+    # A question whose only note is where the download's file came from: its score alone.
+    (gates,) = [r for r in rows if r["student"] == "smithbob" and r["question"] == "ex-ch1-gates"]
+    only_where = "; ".join(p for p in gates["reason"].split("; ") if grades.DOWNLOAD_NOTE.match(p))
+    assert only_where and grades.for_the_student(only_where) == ""
+    row = grades.Row("smithbob", "ch01", "ex-ch1-gates", 2.0, 2.0, only_where)
+    assert grades.note_text(row) == "2/2"
 
 
 def _read(path: Path) -> list[dict[str, str]]:

@@ -643,7 +643,7 @@ def _mark_not_graded(text: str, questions: list[str]) -> str:
         for where in (f'href="#{anchor}"', f'name="{anchor}"'):
             text = re.sub(
                 rf"({where}.*?)Score: [0-9.]+ / ([0-9.]+)",
-                rf"\1{NOT_GRADED_YET} (out of \2)",
+                rf"\1{NOT_GRADED_YET}, out of \2",  # (the contents put it in brackets)
                 text,
                 count=1,
                 flags=re.DOTALL,
@@ -658,8 +658,15 @@ def _mark_not_graded(text: str, questions: list[str]) -> str:
     return text
 
 
+REPLACED = "The autograder's result below was replaced by the instructor's score."
+
+
 def _mark_overridden(text: str, questions: list[str]) -> str:
-    """Say beside the score that the instructor set it (the autograder's message stays below)."""
+    """Say beside the score that the instructor set it, and above the autograder's output.
+
+    The test cell's output (its "0.57 points", its ``Out``) is the
+    autograder's: a line over it says the score above replaced it.
+    """
     for question in questions:
         anchor = re.escape(html.escape(question))
         for where in (f'href="#{anchor}"', f'name="{anchor}"'):
@@ -670,6 +677,14 @@ def _mark_overridden(text: str, questions: list[str]) -> str:
                 count=1,
                 flags=re.DOTALL,
             )
+        # The output of this cell: the first after its anchor, before the next cell.
+        text = re.sub(
+            rf'(name="{anchor}"(?:(?!<div class="cell ).)*?<div class="output_wrapper">)',
+            rf"\1<p><i>{html.escape(REPLACED)}</i></p>",
+            text,
+            count=1,
+            flags=re.DOTALL,
+        )
     return text
 
 
@@ -692,6 +707,29 @@ def score_text(row: Row) -> str:
     return f"{row.score:g}/{row.max_score:g}"
 
 
+def note_text(row: Row) -> str:
+    """A question's item in the grading notes: its score, then what the student reads.
+
+    Nothing is said twice ("not graded yet") and no colon ends the item.
+
+    >>> note_text(Row("ada", "ch03", "ex-ch3-negative", None, 2, PENDING))
+    'not graded yet (2 points)'
+    >>> note_text(Row("ada", "ch03", "ex-ch3-epoch", 0, 2, "no answer"))
+    '0/2: no answer'
+    """
+    said = for_the_student(row.reason)
+    if row.score is None:
+        said = join_reasons(part for part in said.split("; ") if part != NOT_GRADED_YET)
+    return score_text(row) + (f": {html.escape(said)}" if said else "")
+
+
+# nbgrader's footer under a written answer the grader left no comment on.
+NO_COMMENT = re.compile(
+    r'<div class="panel-footer">\s*<div>\s*<b>Comments:</b>\s*<p>No response\.</p>\s*'
+    r"</div>\s*</div>"
+)
+
+
 def add_notes_to_feedback(course: Path, table: list[Row]) -> None:
     """List each question's reason at the top of the student's feedback page.
 
@@ -712,8 +750,7 @@ def add_notes_to_feedback(course: Path, table: list[Row]) -> None:
                 continue
             items = "".join(
                 f"<li><b>{html.escape(titles[assignment].get(r.question, r.question))}</b> "
-                f"({html.escape(r.question)}), {score_text(r)}: "
-                f"{html.escape(for_the_student(r.reason))}</li>"
+                f"({html.escape(r.question)}), {note_text(r)}</li>"
                 for r in notes
             )
             box = (
@@ -723,6 +760,7 @@ def add_notes_to_feedback(course: Path, table: list[Row]) -> None:
                 else ""
             )
             text = _mark_overridden(_mark_not_graded(text, pending), changed)
+            text = NO_COMMENT.sub("", text)
             body = re.search(r"<body[^>]*>", text)
             text = text[: body.end()] + NOTES_MARK + box + text[body.end() :]
             page.write_text(text, encoding="utf-8")

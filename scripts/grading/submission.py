@@ -243,7 +243,9 @@ def _name_failed_callees(verdicts: dict, tests: dict[str, Test], answers: dict) 
         }
         if failed:
             note = judge.callee_note(tests[grade_id].function, failed)
-            verdict["reason"] = "; ".join(r for r in (verdict["reason"], note) if r)
+            # (the judge's reason ends a sentence: no ".;" where the note joins it)
+            reason = verdict["reason"].rstrip(".")
+            verdict["reason"] = "; ".join(r for r in (reason, note) if r)
 
 
 def grade_notebook(
