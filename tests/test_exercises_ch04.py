@@ -128,8 +128,9 @@ def test_gradient_averaged_over_the_mistakes_is_explained():
 # -- early stopping ---------------------------------------------------------------------
 
 
-def _with_patience(patience):
-    # Stop after `patience` passes in a row without a new smallest error; keep the best.
+def _with_patience(patience, return_the_stop=False):
+    # Stop after `patience` passes in a row without a new smallest error; keep the best
+    # (or, a second slip, return the pass where it stopped).
     def best_pass(validation_errors):
         errors = list(validation_errors)
         best, without = 0, 0
@@ -139,7 +140,7 @@ def _with_patience(patience):
             else:
                 without += 1
                 if without == patience:
-                    break
+                    return e + 1 if return_the_stop else best + 1
         return best + 1
 
     return best_pass
@@ -167,20 +168,8 @@ def test_best_pass_with_a_longer_patience_is_rejected_too(patience):
 
 
 def test_best_pass_returning_where_a_patience_stops_is_told_to_return_the_kept_pass():
-    def where_patience_10_stops(validation_errors):
-        errors = list(validation_errors)
-        best, without = 0, 0
-        for e in range(1, len(errors)):
-            if errors[e] < errors[best]:
-                best, without = e, 0
-            else:
-                without += 1
-                if without == 10:
-                    return e + 1
-        return best + 1
-
     with pytest.raises(ExerciseFailure) as failure:
-        ch04.check_best_pass(where_patience_10_stops)
+        ch04.check_best_pass(_with_patience(10, return_the_stop=True))
     message = str(failure.value)
     assert "returned 12" in message and "should return 103" in message
     assert "where a rule with a patience would stop training" in message
