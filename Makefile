@@ -29,7 +29,7 @@ PDF    := $(BUILD)/pdf/perceptron-course.pdf
 
 .PHONY: help book serve test lint unit unit-library unit-grading notebooks notebooks-portable build-check site binder chromium node lab execute student bench clean clean-all lock
 .PHONY: assignments grade export pdf pdf-check texlive bubblewrap
-.PHONY: colab-check
+.PHONY: colab-check site-pages lab-check lab-and-colab
 
 help:
 	@echo "make book   build the HTML book into $(BUILD)/html (formulas rendered by MathJax in Node)"
@@ -75,14 +75,14 @@ serve:
 	$(BIN)/python -m http.server $(PORT) --bind 127.0.0.1 --directory $(BUILD)/html
 
 # The stages in order; those that keep one core busy each run in pairs (CI has two
-# cores): nbval beside the strict build, the Colab edition's run beside the site
-# test, Binder's replay beside the PDF. With --output-sync each stage's output is
-# printed whole when it ends.
+# cores): nbval beside the strict build, the site's pages beside JupyterLab's test
+# then the Colab edition's run, Binder's replay beside the PDF. With --output-sync
+# each stage's output is printed whole when it ends.
 test:
 	$(MAKE) lint unit
 	$(MAKE) -j2 --output-sync=target notebooks build-check
 	$(MAKE) notebooks-portable
-	$(MAKE) -j2 --output-sync=target site colab-check
+	$(MAKE) -j2 --output-sync=target site-pages lab-and-colab
 	$(MAKE) -j2 --output-sync=target binder pdf-check
 
 # book/ruff.toml holds the notebooks' code to 88 columns (read on phones).
@@ -92,12 +92,16 @@ lint: $(STAMP)
 
 # Two pytest runs side by side (each keeps one core busy): the grading tests,
 # which grade whole classes in sandboxes one after another, and everything else
-# (with the doctests of scripts/, the tools around the book).
-GRADING_TESTS = tests/test_nbgrader.py $(wildcard tests/test_grading_*.py)
+# (with the doctests of scripts/, the tools around the book). The export and
+# download-layout tests grade small classes too, but run with the library's tests:
+# the two halves then take about as long as each other.
+GRADING_TESTS = tests/test_nbgrader.py $(filter-out $(GRADING_BESIDE_LIBRARY),\
+	$(wildcard tests/test_grading_*.py))
+GRADING_BESIDE_LIBRARY = tests/test_grading_export.py tests/test_grading_layouts.py
 unit: $(STAMP) bubblewrap
 	$(MAKE) -j2 --output-sync=target unit-library unit-grading
 
-unit-library: $(STAMP)
+unit-library: $(STAMP) bubblewrap $(NODE_STAMP)
 	$(BIN)/python -m pytest -q tests perceptron_lib scripts --ignore=tests/test_site.py \
 		--ignore=tests/test_jupyterlab.py --ignore=tests/test_pdf.py --ignore=tests/test_binder.py \
 		--ignore=tests/test_chapter_figures.py $(addprefix --ignore=,$(GRADING_TESTS)) \
@@ -138,9 +142,18 @@ build-check: $(STAMP) $(NODE_STAMP)
 
 # Reuses $(BUILD)/html (the test builds it only if it is missing). The second
 # test opens the chapters in JupyterLab, as a student running them sees them.
-site: $(STAMP) chromium
+site: site-pages lab-check
+
+site-pages: $(STAMP) chromium
 	$(BIN)/python -m pytest -q tests/test_site.py
+
+lab-check: $(STAMP) chromium
 	$(BIN)/python -m pytest -q tests/test_jupyterlab.py
+
+# In make test, beside the site's pages (the longest test): the two ways a student
+# runs a chapter as a notebook, JupyterLab from the course's environment, then Colab.
+lab-and-colab:
+	$(MAKE) lab-check colab-check
 
 # Binder's build replayed (tests/test_binder.py): repo2docker's plan for binder/,
 # run in a fresh environment, then every chapter with that environment's kernel.
