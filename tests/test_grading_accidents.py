@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
+import json
 import os
 import shutil
 import signal
@@ -25,7 +26,7 @@ from test_grading_hostile import ACTIVATION, PREDICT, _answer_cell
 from toc import ROOT
 
 sys.path.insert(0, str(ROOT / "scripts"))
-from grading import grades, nbgrader_course, sample_submissions, sandbox  # noqa: E402
+from grading import grades, nbgrader_course, sample_submissions, sandbox, submission  # noqa: E402
 
 SECRET = "TOP-SECRET-7f3a: the instructor's private notes"
 # predict appends 1 GiB in 64 MiB files (each under the file-size limit), then answers:
@@ -307,15 +308,45 @@ def test_interrupted_and_killed_graders_resume_to_the_same_grades(graded):
     grader.communicate()
     killed.append(grader.pid)
 
-    # ...and the next run cleans up after the dead graders and gives the same grades.
+    # ...and the next run cleans up after the dead graders and gives the same grades,
+    # without running again the notebooks the killed grader had run to the end.
     grader = _grader(fresh, class_dir, temp)
     out, err = grader.communicate(timeout=900)
     assert grader.returncode == 0, err
+    every = len(list((class_dir).glob("*/*/*.ipynb")))
+    assert f"{every} of {every} notebooks had been run to the end by a grader" in out, out
     assert not _notebooks_in(temp), _notebooks_in(temp)
     assert not [group for pid in killed for group in _groups(pid)]
     resumed = _read(fresh)
     expected = {k: v for k, v in table.items() if k[0] in KILL_CLASS}
     assert resumed == expected
+
+
+def test_a_finished_run_is_taken_only_with_the_same_key(tmp_path):
+    """Same notebooks, credit rule and limits: taken; anything else, or a torn report: run."""
+    source, handed_in = tmp_path / "source.ipynb", tmp_path / "handed-in.ipynb"
+    source.write_text('{"cells": []}')
+    handed_in.write_text('{"cells": [1]}')
+    limits = sandbox.Limits()
+    key = submission.run_key(source, handed_in, True, limits)
+    assert key == submission.run_key(source, handed_in, True, sandbox.Limits())
+    assert key != submission.run_key(source, handed_in, False, limits)
+    assert key != submission.run_key(source, handed_in, True, sandbox.Limits(cpu_seconds=1))
+    out = tmp_path / "sandbox" / "ada" / "ch01"
+    out.mkdir(parents=True)
+    assert submission.finished_run(tmp_path, "ada", "ch01", "n.ipynb", key) is None
+    (out / "n.json").write_text(json.dumps({"verdicts": {}, "key": key}))
+    assert submission.finished_run(tmp_path, "ada", "ch01", "n.ipynb", key) is None  # no notebook
+    (out / "n.ipynb").write_text("{}")
+    assert submission.finished_run(tmp_path, "ada", "ch01", "n.ipynb", key) == {
+        "verdicts": {},
+        "key": key,
+    }
+    handed_in.write_text('{"cells": [2]}')  # handed in again, changed
+    changed = submission.run_key(source, handed_in, True, limits)
+    assert submission.finished_run(tmp_path, "ada", "ch01", "n.ipynb", changed) is None
+    (out / "n.json").write_text('{"verdicts": {}, "ke')  # torn by a kill
+    assert submission.finished_run(tmp_path, "ada", "ch01", "n.ipynb", key) is None
 
 
 def test_a_course_graded_before_the_marks_is_not_graded_again(tmp_path):

@@ -314,7 +314,8 @@ def grade_all(
 
     Returns the (student, assignment) pairs recorded, feedback included.
     Ctrl-C stops the sandboxes, removes their folders and raises
-    ``KeyboardInterrupt``; what was not recorded is graded again by the next run.
+    ``KeyboardInterrupt``; the next run records what was not recorded, taking
+    the notebooks already run to the end as they are (:func:`submission.finished_run`).
     """
     jobs = []
     for assignment, students in sorted(to_grade.items()):
@@ -342,8 +343,10 @@ def grade_all(
 
     shown = progress.Progress(len(jobs), "notebooks graded")
     pool = ThreadPoolExecutor(max_workers=workers)
+    reused = 0
     try:
-        for _ in pool.map(one, jobs):
+        for report in pool.map(one, jobs):
+            reused += bool(report.get("reused"))
             shown.step()
     except BaseException:  # Ctrl-C: stop the running sandboxes, start no other
         shown.stop()
@@ -351,6 +354,12 @@ def grade_all(
         pool.shutdown(wait=True, cancel_futures=True)  # their folders are removed
         raise
     pool.shutdown()
+    if reused:
+        print(
+            f"{reused} of {len(jobs)} notebooks had been run to the end by a grader that "
+            "was stopped: their results were taken, not run again",
+            flush=True,
+        )
     graded: dict[str, list[str]] = {}
     for student, assignment, _ in jobs:
         if student not in graded.setdefault(assignment, []):
@@ -835,8 +844,8 @@ def main(course_dir: str, submitted_dir: str, *, partial_credit: bool = True) ->
     except KeyboardInterrupt:
         sys.stderr.write(
             "\nmake grade: interrupted (Ctrl-C). The sandboxes were stopped and their "
-            "folders removed; what was recorded is kept. Run make grade again to grade "
-            "the rest.\n"
+            "folders removed; what was recorded is kept, and the notebooks already run "
+            "are not run again. Run make grade again to grade the rest.\n"
         )
         sandbox.resume()
         raise SystemExit(130) from None

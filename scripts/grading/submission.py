@@ -4,12 +4,20 @@
 (outside any sandbox), ``<notebook>.ipynb``, the notebook as the sandbox
 executed it, and ``<notebook>.json``, the verdict of each graded question.
 ``nbgrader autograde`` then reads both (:mod:`grading.fill`).
+
+The verdicts carry a key (:func:`run_key`): the submitted notebook, the
+source notebook, the credit rule and the grader's and library's code. A grader
+stopped before nbgrader recorded the class (Ctrl-C, SIGKILL) leaves finished
+runs behind; the next run takes a finished run whose key is the same instead of
+running the notebook again, and so resumes where the stopped one was.
 """
 
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
+import os
 import re
 import sys
 import tempfile
@@ -248,6 +256,39 @@ def _name_failed_callees(verdicts: dict, tests: dict[str, Test], answers: dict) 
             verdict["reason"] = "; ".join(r for r in (reason, note) if r)
 
 
+GRADER = Path(__file__).resolve().parent  # this package
+
+
+def run_key(source: Path, submitted: Path, partial_credit: bool, limits: sandbox.Limits) -> str:
+    """What a finished run's verdicts depend on, as a hash.
+
+    The two notebooks' bytes, the credit rule, the sandbox's limits and a cell's
+    time, and every Python file of the grader and of the library (what judges
+    and what answers are compared with).
+    Hidden cases depend only on the student, the assignment and the question, so
+    a run with the same key gives the same verdicts.
+    """
+    digest = hashlib.sha256(f"{partial_credit} {limits} {CELL_TIMEOUT}\n".encode())
+    files = [source, submitted]
+    files += sorted(GRADER.glob("*.py")) + sorted(sandbox.LIBRARY.rglob("*.py"))
+    for path in files:
+        digest.update(f"{path.name}\0".encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def finished_run(course: Path, student: str, assignment: str, name: str, key: str) -> dict | None:
+    """The verdicts of a run of this submission that ended with this ``key``, if any."""
+    out = course / "sandbox" / student / assignment
+    try:
+        report = json.loads((out / f"{Path(name).stem}.json").read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(report, dict) or report.get("key") != key or not (out / name).exists():
+        return None
+    return report
+
+
 def grade_notebook(
     course: Path,
     student: str,
@@ -257,8 +298,21 @@ def grade_notebook(
     partial_credit: bool = True,
     limits: sandbox.Limits | None = None,
 ) -> dict:
-    """Run one submission in the sandbox and write its verdicts (see the module)."""
+    """Run one submission in the sandbox and write its verdicts (see the module).
+
+    A finished run of the same submission under the same key (a stopped
+    grader's) is returned as it is, with ``"reused": True``.
+    """
     limits = limits or sandbox.Limits()
+    key = run_key(
+        course / "source" / assignment / name,
+        course / "submitted" / student / assignment / name,
+        partial_credit,
+        limits,
+    )
+    finished = finished_run(course, student, assignment, name, key)
+    if finished is not None:
+        return {**finished, "reused": True}
     source = nbformat.read(course / "source" / assignment / name, as_version=4)
     submitted = nbformat.read(course / "submitted" / student / assignment / name, as_version=4)
     tests = tests_of(source)
@@ -363,6 +417,11 @@ def grade_notebook(
         "sandbox_exit": result.returncode,
         "wall_timeout": result.timed_out,
         "compiled_in_sandbox": result.compiled,
+        "key": key,
     }
-    (out / f"{Path(name).stem}.json").write_text(json.dumps(report, indent=1))
+    # Written whole or not at all: a grader killed here leaves no half report
+    # that the next run would take for a finished one.
+    partial = out / f".{Path(name).stem}.json.part"
+    partial.write_text(json.dumps(report, indent=1))
+    os.replace(partial, out / f"{Path(name).stem}.json")
     return report
