@@ -253,6 +253,23 @@ def test_summary_gives_each_question_and_each_student(course):
         assert line.split()[-3] == f"{total:.2f}"
 
 
+def test_a_folder_not_graded_is_named_in_the_summary_and_the_export_notes():
+    """A folder with no assignment has no total and no LMS line: both say it is missing."""
+    table = [
+        grades.Row("ada", "ch01", "ex-ch1-predict", 2, 2, ""),
+        grades.Row("nina\nlast", "", "", 0, 0, "the folder name has a newline: rename it"),
+        grades.Row("gina", "", "", 0, 0, "ch03 is a symbolic link: not read"),
+    ]
+    text = grades.summary(table)
+    assert "Not graded (2 folders, in no total and no LMS file):" in text
+    assert "  'nina\\nlast': the folder name has a newline: rename it" in text
+    assert "  gina: ch03 is a symbolic link: not read" in text
+    notes = export.notes(table)
+    assert "'nina\\nlast' is in no file here: the folder name has a newline: rename it" in notes
+    assert "gina is in no file here: ch03 is a symbolic link: not read" in notes
+    assert "Not graded" not in grades.summary(table[:1]) and len(export.notes(table[:1])) == 1
+
+
 def test_one_chapter_is_assigned_alone():
     notebooks = [str(p) for p in sorted((ROOT / "book").glob("0*_*.ipynb"))]
     (only,) = nbgrader_course.chosen(notebooks, "3")

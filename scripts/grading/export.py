@@ -153,7 +153,8 @@ def pending(marks: dict[str, grades.Row]) -> int:
 
 
 def notes(rows: list[grades.Row]) -> list[str]:
-    """What the gradebook files cannot say: totals with ungraded answers, missing ids."""
+    """What the gradebook files cannot say: totals with ungraded answers, folders not
+    graded, missing ids."""
     _, students = table(rows)
     waiting = sorted(s for s, marks in students.items() if pending(marks))
     no_id = sorted(s for s, marks in students.items() if not any(r.lms for r in marks.values()))
@@ -164,6 +165,10 @@ def notes(rows: list[grades.Row]) -> list[str]:
             f"canvas.csv and moodle-*.csv count those answers as 0 (by-student.csv counts "
             f"them in {NOT_GRADED}): {', '.join(waiting)}"
         )
+    for row in rows:
+        if not row.assignment:  # a folder that matched no assignment or student id
+            name = row.student if row.student.isprintable() else repr(row.student)
+            lines.append(f"{name} is in no file here: {row.reason}")
     if no_id:
         lines.append(
             f"{len(no_id)} students were not graded from a Canvas or Moodle download, so "

@@ -820,7 +820,30 @@ def summary(table: list[Row]) -> str:
             f"{student:<{width}}  {assignment:<10}  {total:>6.2f}  {out_of:>6g}  {pending:>10}"
         )
     lines.append(SUMMARY_TOTALS)
+    lines += not_graded(table)
     return "\n".join(lines) + "\n"
+
+
+def not_graded(table: list[Row]) -> list[str]:
+    r"""The folders handed in that matched no assignment or student id, each with why.
+
+    They have a row in the table but no question, so no total above and no line
+    in the LMS files: said here, so that no student is left out unnoticed.
+
+    >>> print("\n".join(not_graded([Row("nina\nlast", "", "", 0, 0, "a newline")])))
+    <BLANKLINE>
+    Not graded (1 folder, in no total and no LMS file):
+      'nina\nlast': a newline
+    """
+    rows_ = [row for row in table if not row.assignment]
+    if not rows_:
+        return []
+    folders = "folder" if len(rows_) == 1 else "folders"
+    lines = ["", f"Not graded ({len(rows_)} {folders}, in no total and no LMS file):"]
+    for row in rows_:
+        name = row.student if row.student.isprintable() else repr(row.student)
+        lines.append(f"  {name}: {row.reason}")
+    return lines
 
 
 def main(course_dir: str, submitted_dir: str, *, partial_credit: bool = True) -> None:
