@@ -14,10 +14,12 @@ graded here in one fresh sandbox beside an honest one:
 - ``numba``: calls the compiled loop's numba dispatcher, found in the globals
   of the grader's wrapper around it (a dispatcher has no Python frame).
 
-With the copy each scores 0. The copy itself is checked too: every module
-imports from it, the permitted helpers give the real library's results, it
-keeps no exercise's solution, and the fresh sandbox sees no numba cache and
-none of the grader's files but the three the probe needs.
+With the copy each scores 0; an honest answer keeps its points, also when its
+cell calls the library above the definition (the call raises in the copy). The
+copy itself is checked too: every module imports from it, the permitted helpers
+give the real library's results, it keeps no exercise's solution, and the fresh
+sandbox sees no numba cache and none of the grader's files but the three the
+probe needs.
 """
 
 from __future__ import annotations
@@ -77,6 +79,12 @@ HONEST = """import numpy as np
 def predict(w, x, b):
     return 1 if np.dot(np.asarray(w, float), np.asarray(x, float)) + b > 0 else -1
 """
+# An honest answer whose cell first calls the library (which raises in the copy):
+# the definition below the call still runs, as it did in the notebook.
+LIBRARY_ABOVE = (
+    "import perceptron_lib as pl\n\n_margin = pl.lifted_margin([1.0], 0.0, [[1.0]], [1])\n\n\n"
+    + HONEST
+)
 DEFEATS = {"frames": FRAMES, "exec": EXEC, "numba": NUMBA}
 
 
@@ -91,8 +99,8 @@ def copy():
 @pytest.fixture(scope="module")
 def verdicts(copy):
     """The three defeats and the honest answer, each redefining ``predict``: one sandbox."""
-    names = [*DEFEATS, "honest"]
-    calls, questions, cells = _predict_questions([*DEFEATS.values(), HONEST])
+    names = [*DEFEATS, "honest", "library-above"]
+    calls, questions, cells = _predict_questions([*DEFEATS.values(), HONEST, LIBRARY_ABOVE])
     outcomes = evaluation.evaluate(cells, questions, sandbox.Limits(), 30)
     return {
         name: judge.judge(calls, outcomes[question.grade_id].records, 2.0)
@@ -109,8 +117,9 @@ def test_an_answer_that_defeats_the_tracing_finds_no_solution(verdicts, way):
     ), verdict
 
 
-def test_the_honest_answer_beside_them_keeps_full_marks(verdicts):
-    assert verdicts["honest"].score == 2.0 and verdicts["honest"].reason == "", verdicts["honest"]
+@pytest.mark.parametrize("way", ["honest", "library-above"])
+def test_the_honest_answers_beside_them_keep_full_marks(verdicts, way):
+    assert verdicts[way].score == 2.0 and verdicts[way].reason == "", verdicts[way]
 
 
 def _in_copy(copy, code: str):

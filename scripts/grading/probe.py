@@ -62,6 +62,8 @@ MAX_RECORD = 1_000_000  # characters of one case's results
 MAX_PRINTED = 20_000_000  # characters of a question's prints kept for its test cell
 ALARM_SECONDS = 30  # a question's cases, in all, before KeyboardInterrupt (a time-out)
 STUDENT = "<cell "  # the file name the student's cells are compiled under
+# How a function of the library's answer-free copy fails (grading.answer_free.poisoned_body).
+NO_SOLUTION = "the grader's copy of the library holds no solutions: "
 # The builtins among the escapes that only look (at the tracing, at frames, at objects).
 LOOKING = {
     "sys.getprofile",
@@ -373,13 +375,39 @@ class _NoIPython:
         return lambda *args, **kwargs: None
 
 
+def _copys(error: BaseException) -> bool:
+    """Was ``error`` raised by a function of the library's answer-free copy?"""
+    return (
+        type(error) is RuntimeError
+        and len(error.args) == 1
+        and isinstance(error.args[0], str)
+        and error.args[0].startswith(NO_SOLUTION)
+    )
+
+
 def _run(source: str, namespace: dict, filename: str) -> str | None:
-    """Execute one cell's source; the name of the error it raised, if any."""
+    """Execute one cell's source; the name of the first error it raised, if any.
+
+    Statement by statement: a call of a function of the library's answer-free
+    copy raises here where it ran in the notebook (a data set made at the top
+    of an answer cell), so the cell goes on after that error, and the answer
+    defined below it is still defined. Any other error stops the cell, as it
+    stopped the notebook.
+    """
     try:
-        exec(compile(_python(source), filename, "exec"), namespace)  # noqa: S102 - the student's
-    except BaseException as error:  # noqa: BLE001 - a cell may raise anything
+        tree = ast.parse(_python(source), filename)
+    except BaseException as error:  # noqa: BLE001 - a syntax error, or worse
         return type(error).__name__
-    return None
+    first = None
+    for statement in tree.body:
+        try:
+            code = compile(ast.Module([statement], []), filename, "exec")
+            exec(code, namespace)  # noqa: S102 - the student's
+        except BaseException as error:  # noqa: BLE001 - a cell may raise anything
+            first = first or type(error).__name__
+            if not _copys(error):
+                return first
+    return first
 
 
 def _tampered(tracer: Tracer, guard, before: list) -> list[str]:
