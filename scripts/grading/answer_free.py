@@ -40,6 +40,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -425,7 +426,7 @@ def build(library: Path = LIBRARY, cache: Path = CACHE) -> Path:
     """The answer-free copy of ``library`` (its ``perceptron_lib/`` folder), built if needed.
 
     One copy per state of the library (:func:`_state`), kept in ``cache``;
-    copies of other states are removed. Built in a temporary folder beside
+    copies of other states are removed a day later. Built in a temporary folder beside
     it, checked, then renamed into place, so a copy that exists is whole (two
     graders building at once each build one; the second rename finds the
     first's and drops its own).
@@ -457,10 +458,23 @@ def build(library: Path = LIBRARY, cache: Path = CACHE) -> Path:
                 raise
     finally:
         shutil.rmtree(building, ignore_errors=True)
-    for old in cache.glob(f"{PREFIX}*"):
-        if old != final:
-            shutil.rmtree(old, ignore_errors=True)
+    _remove_old(cache, final)
     return final / library.name
+
+
+def _remove_old(cache: Path, final: Path) -> None:
+    """Remove the copies of other states of the library, and builds a killed grader left.
+
+    Only those a day old: a grader started before the library changed may
+    still be grading with its copy, or building one.
+    """
+    for old in [*cache.glob(f"{PREFIX}*"), *cache.glob(f".{PREFIX}*")]:
+        try:
+            stale = old != final and time.time() - old.stat().st_mtime > 86400
+        except OSError:  # removed by another grader meanwhile
+            continue
+        if stale:
+            shutil.rmtree(old, ignore_errors=True)
 
 
 def kept(copy: Path) -> dict:
