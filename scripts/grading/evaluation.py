@@ -5,10 +5,16 @@ nothing it wrote is read here. :func:`evaluate` starts a new sandbox on an
 empty folder, runs :mod:`grading.probe` there (a process in which no student
 code ran before the probe's tracing was in place), sends it the notebook's
 cells and the questions, and then serves each question's cases one by one over
-the probe's standard input. The hidden cases exist only in the grader until
-the moment the function is called on them. A result counts only if it carries
-the one-time number sent with its case, so a line prepared in advance (by an
-answer cell, in any file) is never taken for a result.
+the probe's standard input. That sandbox holds no solution: the library there
+is its answer-free copy (:mod:`grading.answer_free`), of the grader only the
+probe's three files are in it, and no numba cache; so no checker runs there
+either: the probe is told how many calls each checker makes, which helpers it
+permits, and, for a checker that calls a function of its own around the
+student's (chapter 7's ``feature_dot``), that function's source. The hidden
+cases exist only in the grader until the moment the function is called on them.
+A result counts only if it carries the one-time number sent with its case, so a
+line prepared in advance (by an answer cell, in any file) is never taken for a
+result.
 
 A value question (the answer cell assigns numbers) is read there too: its
 values, as the answer cells above its test left them, come back with what
@@ -33,10 +39,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import sandbox
+from . import answer_free, judge, sandbox
 from .codec import encode
 
 MAX_LINE = 60_000_000  # characters of one message read back (a question's prints included)
+PROBE_FILES = ("probe.py", "codec.py", "guard.py")  # what the fresh sandbox sees of the grader
 
 
 @dataclass
@@ -75,9 +82,12 @@ class _Probe:
         for path in (work, work / "home", work / "out"):
             path.mkdir(exist_ok=True)
             os.chmod(path, 0o777)
-        sandbox._copy_numba_cache(work / "numba")
         inner = [sys.executable, "-I", f"{sandbox.GRADING}/probe.py"]
-        arguments = sandbox.command(work, inner, limits)
+        # The library's answer-free copy at the library's path, only the probe's own
+        # files of the grader, and no numba cache: no solution is in this process.
+        arguments = sandbox.command(
+            work, inner, limits, library=answer_free.build(), grading=PROBE_FILES
+        )
         self.group = sandbox._process_cap(limits.processes)
         group = self.group
 
@@ -208,7 +218,7 @@ def evaluate(
     """Evaluate ``questions`` on the notebook's ``cells`` (see the module's docstring)."""
     outcomes = {q.grade_id: Outcome() for q in questions}
     left = list(questions)
-    modules = sorted({q.module for q in questions})
+    described = {q.grade_id: _described(q) for q in questions}
     while left:
         with tempfile.TemporaryDirectory(prefix="grading-fresh-") as tmp:
             probe = _Probe(Path(tmp), limits)
@@ -216,20 +226,8 @@ def evaluate(
                 probe.send(
                     {
                         "cells": cells,
-                        "modules": modules,
                         "seconds": cell_timeout,
-                        "questions": [
-                            {
-                                "id": q.grade_id,
-                                "module": q.module,
-                                "checker": q.checker,
-                                "function": q.function,
-                                "cells": q.cells,
-                                "names": list(q.names),
-                                "answer": q.answer,
-                            }
-                            for q in left
-                        ],
+                        "questions": [described[q.grade_id] for q in left],
                     }
                 )
                 # Starting Python and the library counts against the first question.
@@ -256,6 +254,29 @@ def evaluate(
                 continue
             probe.close()
     return outcomes
+
+
+def _described(question: Question) -> dict:
+    """A question as the probe gets it: no checker, no case, only how to call the answer.
+
+    ``calls`` has one entry per ``check_function`` call the checker makes:
+    ``None`` (the student's function is called on the cases) or the checker's
+    own function of it (:func:`grading.judge.wrapper_source`). ``helpers`` are
+    the permitted helpers, by name (``module:qualname``).
+    """
+    calls = []
+    if not question.names:
+        made = judge.checker_calls(question.module, question.checker, question.function)
+        calls = [made[n].wrapper if n < len(made) else None for n in range(len(question.cases))]
+    return {
+        "id": question.grade_id,
+        "function": question.function,
+        "cells": question.cells,
+        "names": list(question.names),
+        "answer": question.answer,
+        "calls": calls,
+        "helpers": judge.permitted(question.module, question.checker),
+    }
 
 
 def cases_of(calls: list) -> list:

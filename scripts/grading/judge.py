@@ -17,9 +17,11 @@ import contextlib
 import copy
 import hashlib
 import importlib
+import inspect
 import io
 import json
 import math
+import textwrap
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,6 +57,7 @@ class Call:
     returns: Any = None
     public: int = 0  # the first ``public`` cases are the checker's own
     hidden: list = field(default_factory=list)
+    wrapper: dict | None = None  # the checker's own function of the student's (wrapper_source)
 
 
 def checker_calls(module: str, checker: str, function_name: str) -> list[Call]:
@@ -81,6 +84,9 @@ def checker_calls(module: str, checker: str, function_name: str) -> list[Call]:
                 hint,
                 returns,
                 public=len(cases),
+                wrapper=None
+                if student_function is stand_in
+                else wrapper_source(student_function, stand_in),
             )
         )
 
@@ -95,6 +101,52 @@ def checker_calls(module: str, checker: str, function_name: str) -> list[Call]:
     finally:
         checks.check_function = original
     return calls
+
+
+def permitted(module: str, checker: str) -> list[str]:
+    """The checker's permitted helpers (``PERMITTED_HELPERS``), each as ``module:qualname``.
+
+    >>> permitted("ch05", "check_bound_with_deviations")
+    ['perceptron_lib.data.features:add_constant_feature', \
+'perceptron_lib.theory.convergence:lifted_radius']
+    """
+    checks = importlib.import_module(f"perceptron_lib.exercises.{module}")
+    return [f"{f.__module__}:{f.__qualname__}" for f in checks.PERMITTED_HELPERS.get(checker, ())]
+
+
+def wrapper_source(wrapper, student) -> dict:
+    """How the fresh sandbox rebuilds the function a checker calls in place of the student's.
+
+    Chapter 7's ``check_poly2_features`` checks ``feature_dot(x, z)``, its own
+    function of the student's ``poly2_features``. The fresh sandbox holds no
+    checker (:mod:`grading.answer_free`), so it gets that function's source,
+    the name under which it calls the student's function (``student``, found
+    in its closure) and the modules it uses, which must be outside the
+    library: a checker's function that uses the library cannot be sent, and
+    raises ``ValueError`` (the grader's error, before any student is graded).
+    """
+    code = wrapper.__code__
+    cells = dict(zip(code.co_freevars, wrapper.__closure__ or (), strict=True))
+    student_names = [name for name, cell in cells.items() if cell.cell_contents is student]
+    if len(student_names) != 1 or len(cells) != 1:
+        raise ValueError(f"{wrapper.__qualname__} closes over {code.co_freevars}: cannot be sent")
+    names, todo = set(), [code]
+    while todo:
+        inner = todo.pop()
+        names |= set(inner.co_names)
+        todo += [c for c in inner.co_consts if hasattr(c, "co_code")]
+    modules = {}
+    for name in sorted(names & set(wrapper.__globals__)):
+        value = wrapper.__globals__[name]
+        if not isinstance(value, type(np)) or value.__name__.split(".")[0] == "perceptron_lib":
+            raise ValueError(f"{wrapper.__qualname__} uses {name}: cannot be sent")
+        modules[name] = value.__name__
+    return {
+        "source": textwrap.dedent(inspect.getsource(wrapper)),
+        "name": wrapper.__name__,
+        "student": student_names[0],
+        "modules": modules,
+    }
 
 
 def _scaled(value: Any, factor: float) -> Any:

@@ -4,14 +4,17 @@ Run as ``python probe.py`` by :mod:`grading.evaluation`, after the notebook
 itself ran (in another sandbox, :mod:`grading.runner`). This process starts
 with no student code in it: it sets up its tracing first, then executes only
 the notebook's import statements and its answer cells (the functions'
-definitions), then calls each graded function as the chapter's checker would,
-one case at a time, on cases it receives from the grader over its standard
-input. Each reply goes back over its standard output and must carry the
-one-time number (nonce) the grader sent with that case: nothing written
-before a case was sent (a line prepared by an answer cell, a file) can count
-for it. The student's prints go elsewhere (counted, and shown in the test
-cell's output by the grader). No reference runs here and no hidden case is
-ever on disk: the grader compares, outside.
+definitions), then calls each graded function once per call the chapter's
+checker makes (the grader says how many), one case at a time, on cases it
+receives from the grader over its standard input. No checker runs here: the
+library this process imports is its answer-free copy
+(:mod:`grading.answer_free`), where the checkers, their references and every
+other solution raise instead of running. Each reply goes back over its standard
+output and must carry the one-time number (nonce) the grader sent with that
+case: nothing written before a case was sent (a line prepared by an answer
+cell, a file) can count for it. The student's prints go elsewhere (counted, and
+shown in the test cell's output by the grader). No reference runs here and no
+hidden case is ever on disk: the grader compares, outside.
 
 While a graded function runs, a profile function (:class:`Tracer`) notes every
 function of the library entered directly from code that is not the library's
@@ -24,7 +27,9 @@ the chapter's checker module). It also notes an answer that switches the
 tracing off or starts a process or a thread that escapes it. An audit hook
 (:mod:`grading.guard`), added before any student code and never removable,
 refuses ``ctypes``, replacing the tracing, processes and writes outside the
-folder, and keeps what the tracer noted out of the student's reach.
+folder, and keeps what the tracer noted out of the student's reach. Both give
+the reasons; the copy is the wall behind them: an answer that defeats them
+still finds no solution to run.
 
 A value question (an answer cell that assigns numbers) is recorded here too:
 every answer cell runs traced, and the values are read once the cells above
@@ -39,7 +44,6 @@ import ast
 import copy
 import functools
 import importlib
-import importlib.util
 import io
 import json
 import os
@@ -58,6 +62,8 @@ MAX_RECORD = 1_000_000  # characters of one case's results
 MAX_PRINTED = 20_000_000  # characters of a question's prints kept for its test cell
 ALARM_SECONDS = 30  # a question's cases, in all, before KeyboardInterrupt (a time-out)
 STUDENT = "<cell "  # the file name the student's cells are compiled under
+# How a function of the library's answer-free copy fails (grading.answer_free.poisoned_body).
+NO_SOLUTION = "the grader's copy of the library holds no solutions: "
 # The builtins among the escapes that only look (at the tracing, at frames, at objects).
 LOOKING = {
     "sys.getprofile",
@@ -80,9 +86,8 @@ class Tracer:
 
     ``library`` is the library's folder; a call counts when the function
     entered is the library's and the frame that called it is neither the
-    library's (the library calling itself) nor this file's (the probe calling
-    the checker's own wrapper). ``permitted`` holds the code objects of the
-    exercise's permitted helpers.
+    library's (the library calling itself) nor this file's (the probe).
+    ``permitted`` holds the code objects of the exercise's permitted helpers.
     """
 
     def __init__(self, library: str, escapes: dict):
@@ -288,14 +293,37 @@ class _Stop(Exception):
     """Stop a question (raised by the recorder only)."""
 
 
-def _fresh(path: str, module: str):
-    """A fresh copy of the checker's module, from the library's (read-only) file."""
-    spec = importlib.util.spec_from_file_location(
-        f"perceptron_lib.exercises._graded_{module}", path
-    )
-    fresh = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fresh)
-    return fresh
+def _checker_namespace(spec: dict) -> dict:
+    """The globals of a checker's own function of the student's (``feature_dot``), made early.
+
+    ``spec`` is :func:`grading.judge.wrapper_source`'s: the function's source,
+    and the modules it uses, imported here before any student code runs. The
+    student's function is put in under its name once the answer cells have run
+    (:func:`_checker_function`).
+    """
+    namespace = {"__name__": "grading.checker", "__builtins__": __builtins__}
+    for name, module in spec["modules"].items():
+        namespace[name] = importlib.import_module(module)
+    return namespace
+
+
+def _checker_function(spec: dict, namespace: dict, function):
+    """The checker's function of ``function``, compiled under a name that is no file."""
+    namespace[spec["student"]] = function
+    exec(compile(spec["source"], f"<checker {spec['name']}>", "exec"), namespace)  # noqa: S102
+    return namespace[spec["name"]]
+
+
+def _helpers(names: list[str]) -> set:
+    """The code objects of the permitted helpers named ``module:qualname`` (real in the copy)."""
+    found = set()
+    for name in names:
+        module, _, qualname = name.partition(":")
+        value = importlib.import_module(module)
+        for part in qualname.split("."):
+            value = getattr(value, part)
+        found.add(getattr(value, "__code__", None))
+    return found
 
 
 def _python(source: str) -> str:
@@ -347,13 +375,39 @@ class _NoIPython:
         return lambda *args, **kwargs: None
 
 
+def _copys(error: BaseException) -> bool:
+    """Was ``error`` raised by a function of the library's answer-free copy?"""
+    return (
+        type(error) is RuntimeError
+        and len(error.args) == 1
+        and isinstance(error.args[0], str)
+        and error.args[0].startswith(NO_SOLUTION)
+    )
+
+
 def _run(source: str, namespace: dict, filename: str) -> str | None:
-    """Execute one cell's source; the name of the error it raised, if any."""
+    """Execute one cell's source; the name of the first error it raised, if any.
+
+    Statement by statement: a call of a function of the library's answer-free
+    copy raises here where it ran in the notebook (a data set made at the top
+    of an answer cell), so the cell goes on after that error, and the answer
+    defined below it is still defined. Any other error stops the cell, as it
+    stopped the notebook.
+    """
     try:
-        exec(compile(_python(source), filename, "exec"), namespace)  # noqa: S102 - the student's
-    except BaseException as error:  # noqa: BLE001 - a cell may raise anything
+        tree = ast.parse(_python(source), filename)
+    except BaseException as error:  # noqa: BLE001 - a syntax error, or worse
         return type(error).__name__
-    return None
+    first = None
+    for statement in tree.body:
+        try:
+            code = compile(ast.Module([statement], []), filename, "exec")
+            exec(code, namespace)  # noqa: S102 - the student's
+        except BaseException as error:  # noqa: BLE001 - a cell may raise anything
+            first = first or type(error).__name__
+            if not _copys(error):
+                return first
+    return first
 
 
 def _tampered(tracer: Tracer, guard, before: list) -> list[str]:
@@ -404,13 +458,17 @@ def _values(channel, question, namespace, tracer, printed, ran: dict, guard, bef
     )
 
 
-def _question(channel, question, namespace, tracer, printed, checkers, seconds, guard, before):
-    module, checker = question["module"], question["checker"]
-    path, permitted = checkers[module]
-    tracer.permitted = permitted.get(checker, set())
+def _question(channel, question, namespace, tracer, printed, checker, seconds, guard, before):
+    """Call the question's function on the grader's cases: one round per checker call.
+
+    ``question["calls"]`` has one entry per ``check_function`` call the chapter's
+    checker makes (the grader ran the checker, with the library, outside): the
+    student's function is called on that call's cases, or the checker's own
+    function of it (``checker``: the namespaces made by :func:`_checker_namespace`).
+    """
     function = namespace.get(question["function"])
 
-    def recorder(student_function, reference_function, cases, **options):
+    def recorder(student_function):
         channel.send({"question": question["id"], "want": True})
         while True:
             message = channel.receive()
@@ -446,17 +504,16 @@ def _question(channel, question, namespace, tracer, printed, checkers, seconds, 
             }
         )
         return
-    fresh = _fresh(path, module)
-    fresh.check_function = recorder
     raised = None
     _TIMED_OUT.clear()
     signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(seconds)
     try:
-        getattr(fresh, checker)(function)
+        for spec, globals_ in zip(question["calls"], checker, strict=True):
+            recorder(function if spec is None else _checker_function(spec, globals_, function))
     except _Stop:
         pass
-    except BaseException as error:  # noqa: BLE001 - the checker refused the answer
+    except BaseException as error:  # noqa: BLE001 - an interruption between cases
         raised = {"checker_raised": type(error).__name__, "message": str(error)[:500]}
     finally:
         signal.alarm(0)
@@ -484,14 +541,11 @@ def main() -> None:
 
     library = os.path.dirname(os.path.abspath(perceptron_lib.__file__))
     # Read before any student code runs: an answer cell may change the modules after.
-    checkers = {}
-    for module in setup["modules"]:
-        checks = importlib.import_module(f"perceptron_lib.exercises.{module}")
-        permitted = {
-            checker: {getattr(f, "__code__", None) for f in functions}
-            for checker, functions in checks.PERMITTED_HELPERS.items()
-        }
-        checkers[module] = (checks.__file__, permitted)
+    helpers = {q["id"]: _helpers(q.get("helpers", [])) for q in setup["questions"]}
+    checker = {
+        q["id"]: [None if spec is None else _checker_namespace(spec) for spec in q["calls"]]
+        for q in setup["questions"]
+    }
     _wrap_compiled_loops("perceptron_lib")
     here = os.path.dirname(os.path.abspath(__file__))
     installed = [sys.prefix, sys.base_prefix, sys.exec_prefix, library, here]
@@ -515,16 +569,27 @@ def main() -> None:
     done, ran = 0, {}
     for question in setup["questions"]:
         before = _tampered(tracer, guard, [])
-        helpers = checkers[question["module"]][1].get(question["checker"], set())
+        permitted = helpers[question["id"]]
         for number in question["cells"]:  # answer cells not yet run, in the notebook's order
             if number >= done:
-                ran[number] = _cell(setup["cells"][number], number, namespace, tracer, helpers)
+                ran[number] = _cell(setup["cells"][number], number, namespace, tracer, permitted)
         done = max([done, *[n + 1 for n in question["cells"]]])
         if question.get("names"):
             _values(channel, question, namespace, tracer, printed, ran, guard, before)
             continue
         seconds = int(setup.get("seconds", ALARM_SECONDS))
-        _question(channel, question, namespace, tracer, printed, checkers, seconds, guard, before)
+        tracer.permitted = permitted
+        _question(
+            channel,
+            question,
+            namespace,
+            tracer,
+            printed,
+            checker[question["id"]],
+            seconds,
+            guard,
+            before,
+        )
     sys.setprofile(None)
     channel.send({"finished": True})
 

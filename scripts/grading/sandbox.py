@@ -73,8 +73,21 @@ def _python_home() -> Path:
     return Path(os.path.realpath(sys.executable)).parent.parent
 
 
-def command(work: Path, inner: list[str], limits: Limits) -> list[str]:
-    """The bwrap command line running ``inner`` on the private folder ``work``."""
+def command(
+    work: Path,
+    inner: list[str],
+    limits: Limits,
+    *,
+    library: Path = LIBRARY,
+    grading: tuple[str, ...] | None = None,
+) -> list[str]:
+    """The bwrap command line running ``inner`` on the private folder ``work``.
+
+    ``library`` is the folder bound (read-only) at the library's path: the
+    library itself, or for the fresh sandbox its answer-free copy
+    (:mod:`grading.answer_free`). ``grading`` names the files of this package
+    bound at :data:`GRADING` (``None``: the whole folder).
+    """
     venv = Path(sys.prefix)
     bwrap = shutil.which("bwrap")
     if bwrap is None:
@@ -119,13 +132,15 @@ def command(work: Path, inner: list[str], limits: Limits) -> list[str]:
     arguments += ["--ro-bind", str(python_home), str(python_home)]
     if not str(venv).startswith(str(python_home)):
         arguments += ["--ro-bind", str(venv), str(venv)]
+    arguments += ["--ro-bind", str(library), str(LIBRARY)]
+    if grading is None:
+        arguments += ["--ro-bind", str(HERE), GRADING]
+    else:  # a folder of its own, read-only, holding only those files
+        arguments += ["--tmpfs", GRADING]
+        for name in grading:
+            arguments += ["--ro-bind", str(HERE / name), f"{GRADING}/{name}"]
+        arguments += ["--remount-ro", GRADING]
     arguments += [
-        "--ro-bind",
-        str(LIBRARY),
-        str(LIBRARY),
-        "--ro-bind",
-        str(HERE),
-        GRADING,
         "--bind",
         str(work),
         INSIDE,
@@ -182,6 +197,9 @@ def command(work: Path, inner: list[str], limits: Limits) -> list[str]:
 def prepare() -> None:
     """Once per grading run, outside any sandbox: the library's bytecode and compiled loops.
 
+    Also the answer-free copy of the library that the fresh sandbox binds
+    (:func:`grading.answer_free.build`, kept until the library changes).
+
     The sandbox cannot write the library's folder, so without this every
     submission would compile the library's modules to bytecode and numba would
     compile its loops again, seconds of CPU per notebook. Both are made here,
@@ -190,6 +208,9 @@ def prepare() -> None:
     live when the chapters run; one in each of the library's folders that has
     compiled loops): the first run pays, later ones find them there.
     """
+    from . import answer_free  # the fresh sandbox's library: built now, once, not per notebook
+
+    answer_free.build()
     environment = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
     environment["PYTHONPATH"] = str(ROOT)
     stamp = LIBRARY / "__pycache__" / "grading-prepared.txt"
