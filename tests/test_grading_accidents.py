@@ -190,15 +190,12 @@ def test_disk_writers_lose_only_their_own_points(graded):
         assert table[student, ACTIVATION]["score"] == "2", student
         row = table[student, PREDICT]
         assert float(row["score"]) < 2 and row["reason"], row
-    # The grader's audit hook refuses a write outside the sandbox's folder before a
-    # byte reaches /tmp (scripts/grading/guard.py), so the answer scores 0 and the
-    # reason names the file (the small tmpfs behind /tmp is a second wall).
-    assert table["disk-tmp", PREDICT]["score"] == "0"
+    # The answer is called in a fresh sandbox whose /tmp is a small tmpfs of its own,
+    # and whose folder has a file-size limit and a quota: the calls made before a
+    # limit is reached pass, the others fail with it named (partial credit is the
+    # fraction of checks passed, as for any answer).
     reason = table["disk-tmp", PREDICT]["reason"]
-    assert "a file written outside the sandbox's folder (/tmp/" in reason, reason
-    # The answer is called in a fresh sandbox whose folder has a file-size limit and a
-    # quota: the calls made before a limit is reached pass, the others fail with it
-    # named (partial credit is the fraction of checks passed, as for any answer).
+    assert "No space left on device" in reason or "File too large" in reason, reason
     reason = table["disk-work", PREDICT]["reason"]
     assert "File too large" in reason or "MiB a submission may write" in reason, reason
     assert table["honest", PREDICT]["score"] == "2"

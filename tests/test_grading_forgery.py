@@ -483,9 +483,9 @@ DEFEATS = {
         "    return 1 if sum(a * c for a, c in zip(w, x)) + b > 0 else -1\n",
         "os.system",
     ),
-    "write": (
-        "def predict(w, x, b):\n    with open('/tmp/answer.txt', 'w') as file:\n"
-        "        file.write('1')\n"
+    "write": (  # the process's own memory, as a file: a way to rewrite the grader
+        "def predict(w, x, b):\n    with open('/proc/self/mem', 'r+b') as file:\n"
+        "        file.seek(0)\n"
         "    return 1 if sum(a * c for a, c in zip(w, x)) + b > 0 else -1\n",
         "a file written outside",
     ),
@@ -510,11 +510,17 @@ def defeats():
     """The honest answers, then each of DEFEATS, each redefining ``predict``: one sandbox."""
     names = sorted(DEFEATS)
     honest = PLOTTING.split("fig, ax")[0] + PLOTTING.split("plt.close(fig)\n")[1]
+    # A figure saved in the sandbox's own /tmp, in the answer cell and by the function.
+    in_tmp = PLOTTING.replace("'line.png'", "'/tmp/line.png'").replace(
+        "def predict(w, x, b):\n",
+        "def predict(w, x, b):\n    with open('/tmp/notes.txt', 'a') as notes:\n"
+        "        notes.write(repr(w))\n",
+    )
     calls, questions, cells = _predict_questions(
-        [honest, PLOTTING] + [DEFEATS[n][0] for n in names]
+        [honest, PLOTTING, in_tmp] + [DEFEATS[n][0] for n in names]
     )
     outcomes = evaluation.evaluate(cells, questions, sandbox.Limits(), 30)
-    keys = ["numpy", "plotting", *names]
+    keys = ["numpy", "plotting", "tmp", *names]
     return {
         key: judge.judge(calls, outcomes[question.grade_id].records, 2.0)
         for key, question in zip(keys, questions, strict=True)
@@ -530,7 +536,7 @@ def test_each_way_of_defeating_the_tracing_is_refused(defeats, way):
     assert verdict.reason.endswith("Ask the instructor to read it"), verdict
 
 
-@pytest.mark.parametrize("way", ["numpy", "plotting"])
+@pytest.mark.parametrize("way", ["numpy", "plotting", "tmp"])
 def test_honest_answers_beside_the_defeats_keep_full_marks(defeats, way):
     assert defeats[way].score == 2.0 and defeats[way].reason == "", defeats[way]
 

@@ -13,7 +13,8 @@ its behalf):
 - ``sys.setprofile`` and ``sys.settrace``: replacing the grader's tracing;
 - starting a process (``os.system``, ``subprocess``, ``os.fork``, ``exec``,
   ``posix_spawn``): code run there is not traced;
-- writing a file outside the sandbox's own folder;
+- writing a file outside the sandbox's own folder and its private ``/tmp``
+  (``/proc/self/mem`` would rewrite the process);
 - reaching a frame directly (``exception.__traceback__.tb_frame``, a
   generator's ``gi_frame``, ``sys._current_frames``): the grader's frames
   hold its side of the pipe.
@@ -67,12 +68,15 @@ class Guard:
 
     ``installed`` are the folders whose code is not the student's (the
     environment, Python, the library, the grader); ``work`` is the sandbox's
-    own folder, where writing is allowed.
+    own folder, where writing is allowed, as in the sandbox's own ``/tmp`` (a
+    small tmpfs of its own: a figure saved there is no escape).
 
     >>> guard = Guard([sys.prefix, sys.base_prefix], "/home/student")
-    >>> guard._writes_outside(("/tmp/answer.py", "w", 577))
+    >>> guard._writes_outside(("/proc/self/mem", "r+b", 2))
     True
     >>> guard._writes_outside(("/home/student/figure.png", "wb", 577))
+    False
+    >>> guard._writes_outside(("/tmp/figure.png", "wb", 577))
     False
     >>> guard._writes_outside(("/etc/hostname", "r", 524288))  # reading: let be
     False
@@ -86,6 +90,7 @@ class Guard:
         # What is not the student's: the environment, Python, the library, the grader.
         self.installed = tuple(os.path.realpath(p).rstrip(os.sep) + os.sep for p in installed)
         self.work = os.path.realpath(work).rstrip(os.sep) + os.sep
+        self.writable = (self.work, os.sep + "tmp" + os.sep)  # the sandbox's own /tmp too
         self.refused: list[str] = []
         self.paths: dict[str, str] = {}  # a code's file name, resolved
 
@@ -120,7 +125,7 @@ class Guard:
         if not writing:
             return False
         where = os.path.realpath(os.fsdecode(path))
-        return not (where + os.sep).startswith(self.work)
+        return not (where + os.sep).startswith(self.writable)
 
     def __call__(self, event: str, args: tuple) -> None:
         directly = False
@@ -136,7 +141,8 @@ class Guard:
         elif event == "open":
             if not self._writes_outside(args):
                 return
-            name = f"a file written outside the sandbox's folder ({os.fsdecode(args[0])[:100]})"
+            where = os.fsdecode(args[0])[:100]
+            name = f"a file written outside the sandbox's folder and /tmp ({where})"
         elif event == "import":
             if not args or args[0] not in MODULES:
                 return

@@ -61,6 +61,7 @@ class Limits:
     processes: int = 256
     file_bytes: int = 256 * 2**20  # largest file it may write
     tmp_bytes: int = 256 * 2**20  # its /tmp, a tmpfs: the grader's memory
+    shm_bytes: int = 64 * 2**20  # its /dev/shm (multiprocessing's locks), a tmpfs too
     work_bytes: int = 512 * 2**20  # its private folder, on the grader's disk
     open_files: int = 256
     wall_seconds: int = 900  # the whole run, kernel start to the last cell
@@ -127,6 +128,7 @@ def command(
     # course, library or environment that lives under /tmp (a clone in mktemp -d)
     # is bound on top of the empty /tmp instead of being hidden by it.
     arguments += ["--proc", "/proc", "--dev", "/dev"]
+    arguments += ["--size", str(limits.shm_bytes), "--tmpfs", "/dev/shm"]
     arguments += ["--size", str(limits.tmp_bytes), "--tmpfs", "/tmp"]
     python_home = _python_home()
     arguments += ["--ro-bind", str(python_home), str(python_home)]
@@ -144,6 +146,13 @@ def command(
         "--bind",
         str(work),
         INSIDE,
+        # The rest read-only: bwrap's root and /dev are tmpfs folders (the grader's
+        # memory) with no size limit; only the private folder, /tmp and /dev/shm,
+        # each bounded, can be written.
+        "--remount-ro",
+        "/dev",
+        "--remount-ro",
+        "/",
         "--chdir",
         INSIDE,
         "--clearenv",
