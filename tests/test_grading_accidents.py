@@ -17,6 +17,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -317,6 +318,33 @@ def test_interrupted_and_killed_graders_resume_to_the_same_grades(graded):
     resumed = _read(fresh)
     expected = {k: v for k, v in table.items() if k[0] in KILL_CLASS}
     assert resumed == expected
+
+
+def test_a_notebook_running_at_ctrl_c_leaves_no_results_to_take(graded, tmp_path):
+    """Its sandboxes are killed, so its results are not written for the next run to take."""
+    course = tmp_path / "course"
+    shutil.copytree(graded[0], course, ignore=shutil.ignore_patterns("feedback", "autograded"))
+    (name,) = [p.name for p in (course / "submitted" / "honest" / "ch01").glob("*.ipynb")]
+    report = course / "sandbox" / "honest" / "ch01" / f"{Path(name).stem}.json"
+    report.unlink()
+    raised = []
+
+    def grade():
+        try:
+            submission.grade_notebook(course, "honest", "ch01", name)
+        except sandbox.Stopped as error:
+            raised.append(error)
+
+    worker = threading.Thread(target=grade)
+    worker.start()
+    try:
+        _wait_for(lambda: sandbox._running)  # the notebook runs in its sandbox
+        sandbox.stop_all()  # what Ctrl-C does
+        worker.join(timeout=120)
+    finally:
+        sandbox.resume()
+    assert not worker.is_alive() and raised, raised
+    assert not report.exists()
 
 
 def test_a_finished_run_is_taken_only_with_the_same_key(tmp_path):

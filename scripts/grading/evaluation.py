@@ -88,6 +88,8 @@ class _Probe:
         arguments = sandbox.command(
             work, inner, limits, library=answer_free.build(), grading=PROBE_FILES
         )
+        if sandbox.stopping():  # Ctrl-C: start nothing (before a cgroup exists)
+            raise sandbox.Stopped("the grader is stopping")
         self.group = sandbox._process_cap(limits.processes)
         group = self.group
 
@@ -95,14 +97,22 @@ class _Probe:
             if group is not None:
                 (group / "cgroup.procs").write_text(str(os.getpid()))
 
-        self.process = subprocess.Popen(
-            arguments,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-            preexec_fn=enter_group,
-        )
+        def start():
+            return subprocess.Popen(
+                arguments,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+                preexec_fn=enter_group,
+            )
+
+        try:  # killed by sandbox.stop_all on Ctrl-C, as the notebook's sandbox is
+            self.process = sandbox.start_tracked(start)
+        except sandbox.Stopped:
+            if group is not None:
+                sandbox.remove_group(group)
+            raise
         self.buffer = b""
 
     def send(self, message: dict) -> None:
@@ -142,6 +152,7 @@ class _Probe:
         except ProcessLookupError:
             pass
         self.process.wait()
+        sandbox.untrack(self.process)
         if self.group is not None and not sandbox.remove_group(self.group):
             print(f"grading: the cgroup {self.group} could not be removed (busy)", file=sys.stderr)
         return self.process.returncode

@@ -455,6 +455,30 @@ def resume() -> None:
     _stopping.clear()
 
 
+def stopping() -> bool:
+    """Is the grader stopping (Ctrl-C)? Then no run's results may be written."""
+    return _stopping.is_set()
+
+
+def start_tracked(start) -> subprocess.Popen:
+    """``start()`` a process that :func:`stop_all` kills; none while the grader is stopping.
+
+    For the processes started outside :func:`run` (the fresh sandbox's probe);
+    :func:`untrack` it once it has ended.
+    """
+    with _lock:
+        if _stopping.is_set():
+            raise Stopped("the grader is stopping")
+        process = start()
+        _running.add(process)
+        return process
+
+
+def untrack(process: subprocess.Popen) -> None:
+    with _lock:
+        _running.discard(process)
+
+
 def _size(folder: Path, limit: int) -> int:
     """Bytes the files under ``folder`` take on disk, counted up to just past ``limit``."""
     total = 0
@@ -557,6 +581,8 @@ def run(work: Path, inner: list[str], limits: Limits) -> Run:
         watcher.join()
         with _lock:
             _running.discard(process)
+        if stopping():  # killed by stop_all: not a run to judge (nor to keep)
+            raise Stopped("the grader is stopping")
     finally:  # also when bwrap could not start: no cgroup is left behind
         if group is not None and not remove_group(group):
             print(f"grading: the cgroup {group} could not be removed (busy)", file=sys.stderr)

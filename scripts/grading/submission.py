@@ -409,6 +409,8 @@ def grade_notebook(
         )
         verdicts[grade_id] = {"index": index, **asdict(verdict)}
     _name_failed_callees(verdicts, tests, answers)
+    if sandbox.stopping():  # Ctrl-C while it ran: its runs were killed, not judged
+        raise sandbox.Stopped("the grader is stopping")
     out = course / "sandbox" / student / assignment
     out.mkdir(parents=True, exist_ok=True)
     nbformat.write(executed, out / name)
