@@ -320,8 +320,17 @@ def test_interrupted_and_killed_graders_resume_to_the_same_grades(graded):
     assert resumed == expected
 
 
-def test_a_notebook_running_at_ctrl_c_leaves_no_results_to_take(graded, tmp_path):
-    """Its sandboxes are killed, so its results are not written for the next run to take."""
+def _probe_running() -> bool:
+    return any("probe.py" in " ".join(map(str, p.args)) for p in list(sandbox._running))
+
+
+@pytest.mark.parametrize("stage", ["notebook", "probe"])
+def test_a_notebook_running_at_ctrl_c_leaves_no_results_to_take(graded, tmp_path, stage):
+    """Its sandboxes are killed, so its results are not written for the next run to take.
+
+    Stopped while the notebook runs in its sandbox, or later, while its
+    functions are called in the fresh sandbox.
+    """
     course = tmp_path / "course"
     shutil.copytree(graded[0], course, ignore=shutil.ignore_patterns("feedback", "autograded"))
     (name,) = [p.name for p in (course / "submitted" / "honest" / "ch01").glob("*.ipynb")]
@@ -338,7 +347,7 @@ def test_a_notebook_running_at_ctrl_c_leaves_no_results_to_take(graded, tmp_path
     worker = threading.Thread(target=grade)
     worker.start()
     try:
-        _wait_for(lambda: sandbox._running)  # the notebook runs in its sandbox
+        _wait_for(_probe_running if stage == "probe" else lambda: sandbox._running)
         sandbox.stop_all()  # what Ctrl-C does
         worker.join(timeout=120)
     finally:

@@ -20,7 +20,8 @@ in the formgrader since included) and writes, in ``COURSE/export/``:
   name. A student not graded from a Moodle download has no identifier (empty:
   Moodle skips the row);
 - ``NOTES.txt``: what the files cannot say: the students whose totals count
-  written answers not graded yet as 0, and those without an LMS id.
+  written answers not graded yet as 0, the folders not graded (with why), and
+  the students without an LMS id.
 
 Scores are rounded to two decimals (``3.28``, not ``3.2800000000000002``);
 every file is UTF-8, written by :mod:`csv` (a name with a comma or a quote is

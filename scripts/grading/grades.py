@@ -870,7 +870,9 @@ def main(course_dir: str, submitted_dir: str, *, partial_credit: bool = True) ->
             "folders removed; what was recorded is kept, and the notebooks already run "
             "are not run again. Run make grade again to grade the rest.\n"
         )
-        sandbox.resume()
+        # No sandbox.resume(): after a second Ctrl-C the pool's threads may still be
+        # winding down, and each must see that the grader is stopping (this process
+        # ends here), or it would judge and keep a run that the stop killed.
         raise SystemExit(130) from None
     write_broken_feedback(course)
     table = rows(course)

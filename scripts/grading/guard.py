@@ -78,6 +78,8 @@ class Guard:
     False
     >>> guard._writes_outside(("/tmp/figure.png", "wb", 577))
     False
+    >>> guard._writes_outside(("/dev/null", "w", 577))
+    False
     >>> guard._writes_outside(("/etc/hostname", "r", 524288))  # reading: let be
     False
     >>> guard("grading.tampered", ("sys.getprofile",))  # the tracer's note, kept
@@ -125,6 +127,8 @@ class Guard:
         if not writing:
             return False
         where = os.path.realpath(os.fsdecode(path))
+        if where == os.devnull:  # prints thrown away: nothing written
+            return False
         return not (where + os.sep).startswith(self.writable)
 
     def __call__(self, event: str, args: tuple) -> None:

@@ -263,12 +263,12 @@ def run_key(source: Path, submitted: Path, partial_credit: bool, limits: sandbox
     """What a finished run's verdicts depend on, as a hash.
 
     The two notebooks' bytes, the credit rule, the sandbox's limits and a cell's
-    time, and every Python file of the grader and of the library (what judges
-    and what answers are compared with).
+    time, Python's version, and every Python file of the grader and of the
+    library (what judges and what answers are compared with).
     Hidden cases depend only on the student, the assignment and the question, so
     a run with the same key gives the same verdicts.
     """
-    digest = hashlib.sha256(f"{partial_credit} {limits} {CELL_TIMEOUT}\n".encode())
+    digest = hashlib.sha256(f"{partial_credit} {limits} {CELL_TIMEOUT} {sys.version}\n".encode())
     files = [source, submitted]
     files += sorted(GRADER.glob("*.py")) + sorted(sandbox.LIBRARY.rglob("*.py"))
     for path in files:
