@@ -20,3 +20,13 @@ def close_figures():
     """Close every figure a test opened, so figures do not pile up across tests."""
     yield
     plt.close("all")
+
+
+@pytest.fixture(autouse=True)
+def grader_not_stopping():
+    """A test that stopped the grader's sandboxes (a Ctrl-C, or an error in a worker) does
+    not leave the next test's sandboxes refused."""
+    yield
+    sandbox = sys.modules.get("grading.sandbox")
+    if sandbox is not None:
+        sandbox.resume()

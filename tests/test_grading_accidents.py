@@ -356,6 +356,29 @@ def test_a_notebook_running_at_ctrl_c_leaves_no_results_to_take(graded, tmp_path
     assert not report.exists()
 
 
+def test_a_stop_after_the_functions_were_called_writes_no_results(graded, tmp_path, monkeypatch):
+    """Ctrl-C after the last question, before the report: the report is not written."""
+    course = tmp_path / "course"
+    shutil.copytree(graded[0], course, ignore=shutil.ignore_patterns("feedback", "autograded"))
+    (name,) = [p.name for p in (course / "submitted" / "honest" / "ch01").glob("*.ipynb")]
+    report = course / "sandbox" / "honest" / "ch01" / f"{Path(name).stem}.json"
+    report.unlink()
+    real = submission.evaluation.evaluate
+
+    def evaluate_then_stop(*args, **kwargs):
+        outcomes = real(*args, **kwargs)
+        sandbox.stop_all()
+        return outcomes
+
+    monkeypatch.setattr(submission.evaluation, "evaluate", evaluate_then_stop)
+    try:
+        with pytest.raises(sandbox.Stopped):
+            submission.grade_notebook(course, "honest", "ch01", name)
+    finally:
+        sandbox.resume()
+    assert not report.exists()
+
+
 def test_a_finished_run_is_taken_only_with_the_same_key(tmp_path):
     """Same notebooks, credit rule and limits: taken; anything else, or a torn report: run."""
     source, handed_in = tmp_path / "source.ipynb", tmp_path / "handed-in.ipynb"

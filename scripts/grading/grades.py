@@ -872,7 +872,9 @@ def main(course_dir: str, submitted_dir: str, *, partial_credit: bool = True) ->
         )
         # No sandbox.resume(): after a second Ctrl-C the pool's threads may still be
         # winding down, and each must see that the grader is stopping (this process
-        # ends here), or it would judge and keep a run that the stop killed.
+        # ends here), or it would judge and keep a run that the stop killed. And
+        # stop_all again: a second Ctrl-C may have come before grade_all's.
+        sandbox.stop_all()
         raise SystemExit(130) from None
     write_broken_feedback(course)
     table = rows(course)

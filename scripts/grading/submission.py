@@ -6,7 +6,8 @@ executed it, and ``<notebook>.json``, the verdict of each graded question.
 ``nbgrader autograde`` then reads both (:mod:`grading.fill`).
 
 The verdicts carry a key (:func:`run_key`): the submitted notebook, the
-source notebook, the credit rule and the grader's and library's code. A grader
+source notebook, the credit rule, the sandbox's limits, Python's version and
+the grader's and library's code. A grader
 stopped before nbgrader recorded the class (Ctrl-C, SIGKILL) leaves finished
 runs behind; the next run takes a finished run whose key is the same instead of
 running the notebook again, and so resumes where the stopped one was.
